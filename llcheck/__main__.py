@@ -1,0 +1,7 @@
+"""Allow `python -m llcheck`."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,81 @@
+"""Print an edition (or reading): its cards with values, counts and clause ids, then every
+general rule, each with the quote it rests on."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from loveletter_ref.spec import Clause, Edition
+
+from .. import exitcodes
+from ..specs import edition_arg
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--edition", required=True, metavar="NAME|FILE",
+                        help="bundled spec id (classic, z-man-2019, ...) or a spec file")
+    parser.add_argument("--quotes", action="store_true", help="print each clause's source quote")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _rule_text(clause: Clause) -> str:
+    if clause.silent:
+        return f"SILENT: {clause.silence}"
+    text = f"{clause.kind}: {json.dumps(clause.rule, ensure_ascii=False)}"
+    if clause.versions:
+        text += f"  [contradicted: version {clause.version + 1 if clause.version is not None else 1}" \
+                f" of {len(clause.versions)}]"
+    if clause.choice:
+        text += "  [choice]"
+    return text
+
+
+def _counts(edition: Edition) -> dict[str, Any]:
+    out = {}
+    for card in edition.cards:
+        counts = {f"{lo}-{hi}" if lo != hi else str(lo): n for lo, hi, n in card.counts}
+        out[card.name] = counts if len(counts) > 1 else next(iter(counts.values()))
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    edition = edition_arg(args.edition)
+    if args.json:
+        print(json.dumps(_as_json(edition), indent=2, ensure_ascii=False))
+        return exitcodes.OK
+    print(f"{edition.title} [{edition.kind} {edition.id}, {edition.min_players}-{edition.max_players} players]")
+    counts = _counts(edition)
+    print(f"\n{'value':>5}  {'card':<12} {'count':<8} clauses")
+    for card in sorted(edition.cards, key=lambda c: (c.value, c.name)):
+        print(f"{card.value:>5}  {card.name:<12} {str(counts[card.name]):<8} {card.clause.id}")
+        for clause in _card_clauses(edition, card.name):
+            print(f"{'':29}{clause.id}  {_rule_text(clause)}")
+            if args.quotes:
+                print(f"{'':31}{clause.quote()}")
+    print("\ngeneral rules")
+    for clause in edition.general.values():
+        print(f"  {clause.id:<34} {_rule_text(clause)}")
+        if args.quotes:
+            print(f"  {'':34} {clause.quote()}")
+    return exitcodes.OK
+
+
+def _card_clauses(edition: Edition, name: str) -> list[Clause]:
+    return [c for c in edition.clauses.values() if c.card == name and c.kind != "card"]
+
+
+def _as_json(edition: Edition) -> dict[str, Any]:
+    def clause(c: Clause) -> dict[str, Any]:
+        return {"id": c.id, "kind": c.kind, "rule": c.rule, "status": c.status.value,
+                "sources": [s.cite() for s in c.sources]}
+    counts = _counts(edition)
+    return {
+        "id": edition.id, "kind": edition.kind, "title": edition.title,
+        "players": [edition.min_players, edition.max_players],
+        "cards": [{"name": c.name, "value": c.value, "count": counts[c.name], "clause": c.clause.id,
+                   "rules": [clause(x) for x in _card_clauses(edition, c.name)]}
+                  for c in edition.cards],
+        "rules": [clause(c) for c in edition.general.values()],
+    }

@@ -1,0 +1,101 @@
+"""Play random legal games with the reference engine and print statistics: win rate by seat,
+rounds per game, turns per round, eliminations by card. The same seed gives the same output.
+
+Random play: each decision picks a playable card, then a target, then a guess, each uniformly.
+Game g is seeded from the master seed; seat 0 starts every game's first round."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from collections import Counter
+from typing import Any
+
+from loveletter_ref import Game, Phase
+
+from .. import exitcodes
+from ..errors import UsageError
+from ..progress import Progress
+from ..specs import check_players, edition_arg, parse_choices
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--edition", required=True, metavar="NAME|FILE")
+    parser.add_argument("--players", type=int, required=True)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--version-of", action="append", metavar="CLAUSE=N",
+                        help="for a reading: play version N of a contradicted clause")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def simulate(edition_name: str, players: int, games: int, seed: int,
+             choices: dict[str, int] | None = None, progress: Progress | None = None) -> dict[str, Any]:
+    """Statistics of `games` random games (see the module docstring)."""
+    edition = edition_arg(edition_name, choices)
+    check_players(edition, players)
+    master = random.Random(seed)
+    wins = Counter[int]()
+    round_wins = Counter[int]()
+    eliminations = Counter[str]()
+    rounds_per_game: list[int] = []
+    turns_per_round: list[int] = []
+    endings = Counter[str]()
+    for done in range(games):
+        game = Game(edition, players, seed=master.getrandbits(63))
+        policy = random.Random(master.getrandbits(63))
+        while game.phase is not Phase.GAME_OVER:
+            game.start_round()
+            while game.phase is Phase.PLAY or game.phase is Phase.KEEP:
+                game.apply_unchecked(game.sample_action(policy))
+            turns_per_round.append(game.turns)
+            for event in game.log:
+                if event["type"] == "eliminate":
+                    eliminations[event["by"]] += 1
+                elif event["type"] == "round_end":
+                    endings[event["reason"]] += 1
+            round_wins.update(game.round_winners or [])
+        wins.update(game.game_winners or [])
+        rounds_per_game.append(game.round)
+        if progress:
+            progress.update(done + 1)
+    return {
+        "edition": edition.id, "players": players, "games": games, "seed": seed,
+        "win_rate_by_seat": {str(s): round(wins[s] / games, 4) for s in range(players)},
+        "round_wins_by_seat": {str(s): round_wins[s] for s in range(players)},
+        "rounds_per_game": _summary(rounds_per_game),
+        "turns_per_round": _summary(turns_per_round),
+        "round_endings": dict(sorted(endings.items())),
+        "eliminations_by_card": {name: eliminations[name] for name in edition.names
+                                 if eliminations[name]},
+    }
+
+
+def _summary(values: list[int]) -> dict[str, float]:
+    if not values:
+        return {"mean": 0.0, "min": 0, "max": 0}
+    return {"mean": round(sum(values) / len(values), 3), "min": min(values), "max": max(values)}
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    progress = Progress(args.games, "games")
+    try:
+        stats = simulate(args.edition, args.players, args.games, args.seed,
+                         parse_choices(args.version_of), progress)
+    finally:
+        progress.close()
+    if args.json:
+        print(json.dumps(stats, indent=2))
+        return exitcodes.OK
+    print(f"{stats['edition']}, {stats['players']} players, {stats['games']} games, seed {stats['seed']}")
+    print("game wins by seat:  " + "  ".join(f"{s}: {r:.1%}" for s, r in stats["win_rate_by_seat"].items()))
+    print("round wins by seat: " + "  ".join(f"{s}: {n}" for s, n in stats["round_wins_by_seat"].items()))
+    for key in ("rounds_per_game", "turns_per_round"):
+        summary = stats[key]
+        print(f"{key.replace('_', ' ')}: mean {summary['mean']}, min {summary['min']}, max {summary['max']}")
+    print("round endings: " + ", ".join(f"{k} {v}" for k, v in stats["round_endings"].items()))
+    print("eliminations by card: " + ", ".join(f"{k} {v}" for k, v in stats["eliminations_by_card"].items()))
+    return exitcodes.OK

@@ -1,0 +1,577 @@
+"""A whole game under one spec: rounds, turns, legality, favour tokens.
+
+Cards are integers indexing the spec's card table; the deck is a list whose *last* element is
+the top card. Everything a rule decides is read from the compiled spec (`Tables`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from ..errors import DeckError, IllegalActionError, RuleGapError
+from ..spec import Clause, Edition, Step
+from .actions import KEEP, PLAY, Action, Phase
+from .effects import Effects, Play
+from .tables import Tables, tables_for
+
+Event = dict[str, Any]
+
+
+class Game(Effects):
+    """The reference engine: set up rounds, list legal actions, apply them, report state."""
+
+    def __init__(self, edition: Edition, players: int, *, first_player: int = 0,
+                 tokens: Sequence[int] | None = None, seed: int = 0):
+        if not edition.supports(players):
+            raise DeckError(f"{edition.id} is for {edition.min_players}-{edition.max_players} "
+                            f"players, not {players}")
+        if not 0 <= first_player < players:
+            raise DeckError(f"first player {first_player} is not a seat (0-{players - 1})")
+        if tokens is not None and (len(tokens) != players or min(tokens) < 0):
+            raise DeckError(f"tokens must list {players} non-negative counts")
+        self.edition = edition
+        self.tables: Tables = tables_for(edition, players)
+        self.players = players
+        self.seed = seed
+        self._rng: random.Random | None = random.Random(seed)
+        self._shuffles = 0
+        self.tokens = list(tokens) if tokens is not None else [0] * players
+        self.initial_tokens = tuple(self.tokens)
+        self.first_player = first_player
+        self.round = 0
+        self.phase = Phase.SETUP
+        self.round_winners: list[int] | None = None
+        self.game_winners: list[int] | None = None
+        self.starter = first_player
+        self.current = first_player
+        self.deck: list[int] = []
+        self.set_aside: list[int] = []
+        self.face_up: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.discards: list[list[int]] = [[] for _ in range(players)]
+        self.alive = [True] * players
+        self.protected: list[Clause | None] = [None] * players
+        self.pending: Step | None = None
+        self.turns = 0
+        self.log: list[Event] = []
+        self.record: list[dict[str, Any]] = []
+        self._mark = 0
+        self._programs = _programs(type(self), self.tables)
+
+    # -- events ------------------------------------------------------------------------------
+
+    def emit(self, event: Event) -> None:
+        """Record one event of the current round."""
+        self.log.append(event)
+
+    def _flush(self) -> list[Event]:
+        """The events recorded since the last call."""
+        events = self.log[self._mark:]
+        self._mark = len(self.log)
+        return events
+
+    # -- rounds ------------------------------------------------------------------------------
+
+    def start_round(self, deck: Sequence[str] | None = None, *,
+                    first_player: int | None = None) -> list[Event]:
+        """Deal a round from `deck` (card names, top first), or shuffle one from (seed, round).
+
+        The round's starter is `first_player` when given, else the game's first player for the
+        first round and the next-round rule afterwards. Returns the events up to the first decision.
+        """
+        if self.phase not in (Phase.SETUP, Phase.ROUND_OVER):
+            raise IllegalActionError(self.tables.clause("game_end").id if self.phase is Phase.GAME_OVER
+                                     else self.tables.clause("turn_play").id,
+                                     f"cannot start a round while the game is in phase {self.phase.value}")
+        order = self._deal_order(deck)
+        starter = first_player if first_player is not None else self._next_starter()
+        if not 0 <= starter < self.players:
+            raise DeckError(f"first player {starter} is not a seat (0-{self.players - 1})")
+        self.record.append({"deck": [self.tables.names[c] for c in order], "first": starter,
+                            "actions": []})
+        self.round += 1
+        self._setup(order, starter)
+        return self._flush()
+
+    def _deal_order(self, deck: Sequence[str] | None) -> list[int]:
+        names = self.tables.names
+        if deck is None:
+            return self._shuffle()
+        index = self.tables.index
+        unknown = [name for name in deck if name not in index]
+        if unknown:
+            raise DeckError(f"unknown card {unknown[0]!r} in deck (cards: {', '.join(names)})")
+        want = Counter(names[c] for c in self.tables.deck)
+        have = Counter(deck)
+        if want != have:
+            diffs = [f"{have[n] - want[n]:+d} {n}" for n in names if have[n] != want[n]]
+            raise DeckError(f"deck is not a {self.edition.id} deck for {self.players} players: "
+                            f"{', '.join(diffs)} [{self.tables.clause('deck_size').id}]")
+        return [index[name] for name in deck]
+
+    def _shuffle(self) -> list[int]:
+        """The next deck order drawn from the game's seed."""
+        if self._rng is None:
+            self._rng = random.Random(self.seed)
+            for _ in range(self._shuffles):
+                self._rng.shuffle(list(self.tables.deck))
+        order = list(self.tables.deck)
+        self._rng.shuffle(order)
+        self._shuffles += 1
+        return order
+
+    def _setup(self, order: list[int], starter: int) -> None:
+        tables, n = self.tables, self.players
+        k = tables.clause("set_aside").need()
+        m = self.edition.player_table("face_up", n, default=0)
+        deal = tables.clause("deal").need()
+        self.set_aside = order[:k]
+        self.face_up = order[k:k + m]
+        dealt = order[k + m:k + m + deal * n]
+        self.hands = [dealt[i * deal:(i + 1) * deal] for i in range(n)]
+        self.deck = order[k + m + deal * n:][::-1]
+        self.discards = [[] for _ in range(n)]
+        self.alive = [True] * n
+        self.protected = [None] * n
+        self.pending = None
+        self.turns = 0
+        self.round_winners = None
+        self.starter = starter
+        self.log = []
+        self._mark = 0
+        self.emit({"type": "round_start", "round": self.round, "first": starter,
+                   "face_up": [tables.names[c] for c in self.face_up],
+                   "set_aside": len(self.set_aside)})
+        for seat in range(n):
+            for card in self.hands[seat]:
+                self.emit({"type": "deal", "player": seat, "card": tables.names[card]})
+        self._begin_turn(starter)
+
+    def _next_starter(self) -> int:
+        if self.round == 0 or self.round_winners is None:
+            return self.first_player
+        rule = self.tables.clause("next_first").need()
+        winners = self.round_winners
+        if len(winners) == 1:
+            return winners[0]
+        if not winners:
+            assert rule["none"] == "previous_starter"
+            return self.starter
+        assert rule["several"] == "first_from_previous_starter"
+        return min(winners, key=lambda seat: self._distance(self.starter, seat))
+
+    def _distance(self, start: int, seat: int) -> int:
+        """How many seats after `start`, in turn order, `seat` comes."""
+        step = self.tables.order_step or self.tables.clause("turn_order").need()
+        return ((seat - start) * step) % self.players
+
+    # -- turns -------------------------------------------------------------------------------
+
+    def _begin_turn(self, player: int) -> None:
+        self.current = player
+        self.phase = Phase.PLAY
+        self.log.append({"type": "turn", "player": player})
+        if self.protected[player] is not None:
+            self.protected[player] = None
+            self.log.append({"type": "unprotect", "player": player})
+        if not self.deck:
+            raise RuleGapError(self.tables.clause("turn_draw").id,
+                               f"player {player} starts a turn with an empty deck")
+        card = self.deck.pop()
+        self.hands[player].append(card)
+        self.log.append({"type": "draw", "player": player, "card": self.tables.names[card],
+                         "from": "deck"})
+
+    def _end_turn(self) -> None:
+        self.turns += 1
+        if self.deck and self.alive.count(True) > 1:
+            self._begin_turn(self._next_player(self.current))
+            return
+        alive = [seat for seat in range(self.players) if self.alive[seat]]
+        if len(alive) == 1:
+            self.tables.clause("last_standing").need()
+            self._finish_round(alive, "last_standing")
+        elif not alive:
+            rule = self.edition.general.get("all_eliminated")
+            if rule is None:
+                raise RuleGapError(f"{self.edition.prefix}.round.all-eliminated",
+                                   "every player is out of the round; no rule says who wins")
+            rule.need()
+            self._finish_round([], "all_eliminated")
+        else:
+            self.tables.clause("deck_empty").need()
+            self._finish_round(self._showdown(alive), "showdown")
+
+    def _next_player(self, seat: int) -> int:
+        step = self.tables.order_step or self.tables.clause("turn_order").need()
+        for _ in range(self.players):
+            seat = (seat + step) % self.players
+            if self.alive[seat]:
+                return seat
+        raise AssertionError("no player left to take a turn")
+
+    def _showdown(self, alive: list[int]) -> list[int]:
+        self.tables.clause("showdown").need()
+        values = self.tables.values
+        best = max(values[self.hands[seat][0]] for seat in alive)
+        tied = [seat for seat in alive if values[self.hands[seat][0]] == best]
+        if len(tied) == 1:
+            return tied
+        tie = self.tables.clause("tie")
+        for rule in tie.need():
+            if rule == "discard_total":
+                totals = {seat: sum(values[c] for c in self.discards[seat]) for seat in tied}
+                top = max(totals.values())
+                tied = [seat for seat in tied if totals[seat] == top]
+                if len(tied) == 1:
+                    return tied
+            elif rule == "all_win":
+                return tied
+            else:
+                return []
+        raise RuleGapError(tie.id, f"players {tied} are still tied and the tie rule says no more")
+
+    def _finish_round(self, winners: list[int], reason: str) -> None:
+        names = self.tables.names
+        event: Event = {"type": "round_end", "reason": reason, "winners": winners}
+        if reason == "showdown":
+            event["hands"] = [names[self.hands[s][0]] if self.alive[s] else None
+                              for s in range(self.players)]
+        self.emit(event)
+        self.round_winners = winners
+        amount = self.tables.clause("round_tokens").need()
+        for seat in winners:
+            self._gain(seat, amount, "round", self.tables.clause("round_tokens"))
+        for card, clause in self.tables.bonuses:
+            rule = clause.need()
+            holders = [s for s in range(self.players) if self.alive[s] and card in self.discards[s]]
+            if len(holders) == 1:
+                self._gain(holders[0], rule["amount"], "bonus", clause)
+        target = self.edition.player_table("tokens_to_win", self.players)
+        reached = [seat for seat in range(self.players) if self.tokens[seat] >= target]
+        if reached:
+            self.tables.clause("game_end").need()
+            self.game_winners = reached
+            self.phase = Phase.GAME_OVER
+            self.emit({"type": "game_end", "winners": reached})
+        else:
+            self.phase = Phase.ROUND_OVER
+
+    def _gain(self, seat: int, amount: int, reason: str, clause: Clause) -> None:
+        self.tokens[seat] += amount
+        self.emit({"type": "token", "player": seat, "amount": amount, "reason": reason,
+                   "clause": clause.id})
+
+    # -- legality ----------------------------------------------------------------------------
+
+    def targets(self, player: int, step: Step) -> list[int | None]:
+        """Seats `player` may choose for a choose step (`[None]` when the card has no effect)."""
+        rule = step.clause.need()
+        alive, protected = self.alive, self.protected
+        out: list[int | None] = [
+            seat for seat in range(self.players)
+            if seat != player and alive[seat]
+            and (protected[seat] is None or "chosen_by_others" not in protected[seat].rule["blocks"])]
+        if rule["who"] == "any":
+            out.insert(sum(1 for seat in out if seat < player), player)
+        if out:
+            return out
+        fallback = step.modifiers.get("no_target") or self.tables.clause("no_valid_target")
+        return [player] if fallback.need() == "self" else [None]
+
+    def _playable(self) -> list[int]:
+        hand = self.hands[self.current]
+        for card, forcing, _ in self.tables.forcing:
+            if card in hand and any(other in forcing for other in hand if other != card):
+                return [card]
+        return sorted(set(hand))
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal decision for the player to act, in a stable order."""
+        if self.phase is Phase.PLAY:
+            return self._play_actions()
+        if self.phase is Phase.KEEP:
+            return self._keep_actions()
+        return []
+
+    def _options(self) -> list[tuple[str, list[int | None], tuple[str | int, ...]]]:
+        """For each playable card: its name, the targets it may take, the guesses it may name."""
+        names, player = self.tables.names, self.current
+        own_shield = self.protected[player]
+        out: list[tuple[str, list[int | None], tuple[str | int, ...]]] = []
+        for card in self._playable():
+            decision = self.tables.decisions[card]
+            if decision.choose is None:
+                out.append((names[card], [None], ()))
+                continue
+            targets = self.targets(player, decision.choose)
+            if own_shield is not None and "choosing_others" in own_shield.rule["blocks"]:
+                targets = [t for t in targets if t in (None, player)] or [None]
+            out.append((names[card], targets, decision.guesses if decision.guess else ()))
+        return out
+
+    def _play_actions(self) -> list[Action]:
+        out: list[Action] = []
+        for name, targets, guesses in self._options():
+            for target in targets:
+                if guesses and target is not None:
+                    out.extend(Action(PLAY, name, target, g) for g in guesses)
+                else:
+                    out.append(Action(PLAY, name, target))
+        return out
+
+    def sample_action(self, rng: random.Random) -> Action:
+        """A random legal action: a playable card, then a target, then a guess, each uniform."""
+        if self.phase is not Phase.PLAY:
+            return _pick(rng, self.legal_actions())
+        playable = self._playable()
+        card = playable[int(rng.random() * len(playable))]
+        name, decision = self.tables.names[card], self.tables.decisions[card]
+        if decision.choose is None:
+            return Action(PLAY, name)
+        player = self.current
+        targets = self.targets(player, decision.choose)
+        own_shield = self.protected[player]
+        if own_shield is not None and "choosing_others" in own_shield.rule["blocks"]:
+            targets = [t for t in targets if t in (None, player)] or [None]
+        target = targets[int(rng.random() * len(targets))]
+        if decision.guess is None or target is None:
+            return Action(PLAY, name, target)
+        guesses = decision.guesses
+        return Action(PLAY, name, target, guesses[int(rng.random() * len(guesses))])
+
+    def _keep_actions(self) -> list[Action]:
+        names, hand = self.tables.names, self.hands[self.current]
+        out: list[Action] = []
+        seen: set[tuple[int, tuple[int, ...]]] = set()
+        for i, keep in enumerate(hand):
+            rest = hand[:i] + hand[i + 1:]
+            for order in _orders(rest):
+                if (keep, order) not in seen:
+                    seen.add((keep, order))
+                    out.append(Action(KEEP, names[keep], returned=tuple(names[c] for c in order)))
+        return sorted(out)
+
+    def check(self, action: Action) -> None:
+        """Raise IllegalActionError (naming the broken clause) unless `action` is legal now."""
+        tables = self.tables
+        if self.phase not in (Phase.PLAY, Phase.KEEP):
+            raise IllegalActionError(tables.clause("game_end" if self.phase is Phase.GAME_OVER
+                                                   else "last_standing").id,
+                                     f"no decision is due: the game is in phase {self.phase.value}")
+        if action.kind != (PLAY if self.phase is Phase.PLAY else KEEP):
+            clause = self.pending.clause.id if self.pending else tables.clause("turn_play").id
+            raise IllegalActionError(clause, f"a {self.phase.value} decision is due, not {action.kind}")
+        if self.phase is Phase.KEEP:
+            self._check_keep(action)
+        else:
+            self._check_play(action)
+
+    def _check_play(self, action: Action) -> None:
+        tables, player = self.tables, self.current
+        card = tables.index.get(action.card)
+        if card is None or card not in self.hands[player]:
+            raise IllegalActionError(tables.clause("turn_play").id,
+                                     f"player {player} does not hold {action.card}")
+        playable = self._playable()
+        if card not in playable:
+            forced = next(c for c in tables.forcing if c[0] == playable[0])
+            raise IllegalActionError(forced[2].id,
+                                     f"player {player} must play {tables.names[playable[0]]}")
+        decision = tables.decisions[card]
+        if decision.choose is None:
+            if action.target is not None or action.guess is not None:
+                raise IllegalActionError(tables.edition.cards[card].clause.id,
+                                         f"{action.card} takes no target or guess")
+            return
+        self._check_target(action, decision.choose)
+        if decision.guess is None or action.target is None:
+            if action.guess is not None:
+                clause = decision.guess or decision.choose
+                raise IllegalActionError(clause.clause.id, f"this {action.card} play takes no guess")
+        elif action.guess is None:
+            raise IllegalActionError(decision.guess.clause.id, f"{action.card} needs a guess")
+        elif action.guess not in decision.guesses:
+            raise IllegalActionError(decision.guess.clause.id,
+                                     f"{action.guess!r} may not be named (allowed: "
+                                     f"{', '.join(map(str, decision.guesses))})")
+
+    def _check_target(self, action: Action, choose: Step) -> None:
+        tables, player, target = self.tables, self.current, action.target
+        valid = self.targets(player, choose)
+        own_shield = self.protected[player]
+        if own_shield is not None and "choosing_others" in own_shield.rule["blocks"]:
+            if target not in (None, player):
+                raise IllegalActionError(own_shield.id, f"player {player} is protected and may "
+                                                        "not choose another player")
+        if target in valid:
+            return
+        if target is None:
+            raise IllegalActionError(choose.clause.id, f"{action.card} needs a target "
+                                                       f"(valid: {_seats(valid)})")
+        if valid == [None]:
+            fallback = choose.modifiers.get("no_target") or tables.clause("no_valid_target")
+            raise IllegalActionError(fallback.id, f"no player may be chosen: play {action.card} "
+                                                  "without a target")
+        if not 0 <= target < self.players:
+            raise IllegalActionError(choose.clause.id, f"there is no seat {target}")
+        if target == player:
+            raise IllegalActionError(choose.clause.id, f"{action.card} must choose another player")
+        if not self.alive[target]:
+            raise IllegalActionError(tables.clause("elimination").id,
+                                     f"player {target} is out of the round")
+        shield = self.protected[target]
+        clause_id = shield.id if shield is not None else choose.clause.id
+        raise IllegalActionError(clause_id, f"player {target} is protected")
+
+    def _check_keep(self, action: Action) -> None:
+        assert self.pending is not None
+        names, hand = self.tables.names, self.hands[self.current]
+        clause = self.pending.clause.id
+        held = Counter(names[c] for c in hand)
+        asked = Counter((action.card,) + action.returned)
+        if asked != held or len(action.returned) != len(hand) - 1:
+            raise IllegalActionError(clause, f"keep one card and return the other {len(hand) - 1} "
+                                             f"of the hand ({', '.join(sorted(held.elements()))})")
+
+    # -- applying ----------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a legal action and return the events up to the next decision.
+
+        IllegalActionError (state unchanged) names the clause the action breaks.
+        """
+        self.check(action)
+        return self.apply_unchecked(action)
+
+    def apply_unchecked(self, action: Action) -> list[Event]:
+        """Apply an action known to be legal (from `legal_actions`)."""
+        self.record[-1]["actions"].append(action)
+        if action.kind == KEEP:
+            self._keep(action)
+        else:
+            self._play(action)
+        if self.pending is None:
+            self._end_turn()
+        return self._flush()
+
+    def _play(self, action: Action) -> None:
+        tables, player = self.tables, self.current
+        card = tables.index[action.card]
+        self.hands[player].remove(card)
+        self.discards[player].append(card)
+        event: Event = {"type": "play", "player": player, "card": action.card}
+        if action.target is not None:
+            event["target"] = action.target
+        if action.guess is not None:
+            event["guess"] = action.guess
+        self.log.append(event)
+        out = tables.discard_out[card]
+        if out is not None and out.need() in ("any_reason", "when_played"):
+            self.eliminate(player, card, out)
+            return
+        play = Play(player, card, action.target, action.guess)
+        for interpret, step in self._programs[card]:
+            interpret(self, step, play)
+            if play.stopped or not self.alive[player]:
+                break
+
+    def _keep(self, action: Action) -> None:
+        assert self.pending is not None
+        index, hand = self.tables.index, self.hands[self.current]
+        for name in action.returned:
+            hand.remove(index[name])
+        returned = [index[name] for name in action.returned]
+        if self.pending.clause.rule["to"] == "bottom":
+            for card in returned:
+                self.deck.insert(0, card)
+        else:
+            for card in returned:
+                self.deck.append(card)
+        self.emit({"type": "return", "player": self.current, "cards": list(action.returned),
+                   "to": self.pending.clause.rule["to"]})
+        self.pending = None
+
+    # -- reading the state -------------------------------------------------------------------
+
+    def hand_names(self, seat: int) -> list[str]:
+        """A seat's hand as card names in canonical order (by value, then name)."""
+        tables = self.tables
+        return [tables.names[c] for c in sorted(self.hands[seat], key=lambda c: (tables.values[c], tables.names[c]))]
+
+    def state(self) -> dict[str, Any]:
+        """The canonical, complete state (see docs/formats.md)."""
+        names = self.tables.names
+        pending = None
+        if self.pending is not None:
+            pending = {"kind": "keep", "player": self.current,
+                       "return": len(self.hands[self.current]) - 1,
+                       "to": self.pending.clause.rule["to"]}
+        return {
+            "edition": self.edition.id,
+            "players": self.players,
+            "round": self.round,
+            "phase": self.phase.value,
+            "turn": self.current if self.phase in (Phase.PLAY, Phase.KEEP) else None,
+            "starter": self.starter,
+            "deck": [names[c] for c in reversed(self.deck)],
+            "set_aside": [names[c] for c in self.set_aside],
+            "face_up": [names[c] for c in self.face_up],
+            "hands": [self.hand_names(s) for s in range(self.players)],
+            "discards": [[names[c] for c in pile] for pile in self.discards],
+            "eliminated": [not a for a in self.alive],
+            "protected": [p is not None for p in self.protected],
+            "tokens": list(self.tokens),
+            "pending": pending,
+            "round_winners": self.round_winners,
+            "game_winners": self.game_winners,
+        }
+
+    def clone(self) -> Game:
+        """An independent copy of the game (for search: perft, probes, fuzzing)."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin._rng = None
+        twin.tokens = list(self.tokens)
+        twin.deck = list(self.deck)
+        twin.set_aside = list(self.set_aside)
+        twin.face_up = list(self.face_up)
+        twin.hands = [list(h) for h in self.hands]
+        twin.discards = [list(d) for d in self.discards]
+        twin.alive = list(self.alive)
+        twin.protected = list(self.protected)
+        twin.log = list(self.log)
+        twin.record = [dict(r, actions=list(r["actions"])) for r in self.record]
+        return twin
+
+
+def _pick(rng: random.Random, items: Sequence[Any]) -> Any:
+    """A uniform choice that costs one call to the generator."""
+    return items[int(rng.random() * len(items))]
+
+
+@lru_cache(maxsize=256)
+def _programs(cls: type[Game], tables: Tables) -> tuple[tuple[tuple[Any, Step], ...], ...]:
+    """Each card's steps paired with the `step_<kind>` function of `cls` that interprets them."""
+    return tuple(tuple((getattr(cls, "step_" + step.kind), step) for step in program)
+                 for program in tables.programs)
+
+
+def _orders(cards: list[int]) -> list[tuple[int, ...]]:
+    """Every distinct ordering of `cards`."""
+    if len(cards) <= 1:
+        return [tuple(cards)]
+    out: list[tuple[int, ...]] = []
+    for i, card in enumerate(cards):
+        if card in cards[:i]:
+            continue
+        out.extend((card,) + rest for rest in _orders(cards[:i] + cards[i + 1:]))
+    return out
+
+
+def _seats(valid: list[int | None]) -> str:
+    return ", ".join(str(s) for s in valid if s is not None) or "none"

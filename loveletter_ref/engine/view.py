@@ -1,0 +1,67 @@
+"""The observer: what one player may see of the game, kept apart from the state.
+
+A view holds the public state, the player's own hand, and the round's events with every card
+the player did not see removed. Who sees a hidden card is decided per event type below.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .game import Event, Game
+
+HIDDEN_FIELD = {
+    "deal": "card",
+    "draw": "card",
+    "look": "card",
+    "compare": "cards",
+    "trade": "cards",
+    "return": "cards",
+}
+"""Events that carry a card some players must not see, and the field holding it."""
+
+SEEN_BY_TARGET = ("compare", "trade")
+"""Hidden-card events whose target sees the cards as well as the acting player."""
+
+
+def sees(event: Event, player: int) -> bool:
+    """True when `player` may see the hidden card(s) of `event`."""
+    if event["type"] in SEEN_BY_TARGET and event.get("target") == player:
+        return True
+    return event.get("player") == player
+
+
+def redact(event: Event, player: int) -> Event:
+    """The event as `player` observes it."""
+    hidden = HIDDEN_FIELD.get(event["type"])
+    if hidden is None or sees(event, player):
+        return event
+    return {key: value for key, value in event.items() if key != hidden}
+
+
+def view(game: Game, player: int) -> dict[str, Any]:
+    """Everything `player` knows: public state, own hand, redacted round log (docs/formats.md)."""
+    state = game.state()
+    return {
+        "player": player,
+        "edition": state["edition"],
+        "players": state["players"],
+        "round": state["round"],
+        "phase": state["phase"],
+        "turn": state["turn"],
+        "starter": state["starter"],
+        "hand": state["hands"][player],
+        "hand_sizes": [len(hand) for hand in state["hands"]],
+        "deck_size": len(state["deck"]),
+        "set_aside_size": len(state["set_aside"]),
+        "face_up": state["face_up"],
+        "discards": state["discards"],
+        "eliminated": state["eliminated"],
+        "protected": state["protected"],
+        "tokens": state["tokens"],
+        "pending": state["pending"],
+        "round_winners": state["round_winners"],
+        "game_winners": state["game_winners"],
+        "log": [redact(event, player) for event in game.log],
+    }

@@ -1,0 +1,92 @@
+"""Load, validate and compile rules specs (editions and rulebook readings)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..errors import Problem, SpecError
+from ..paths import rulebooks_dir, spec_dir
+from .compile import compile_spec
+from .model import Card, Clause, ClauseStatus, Edition, Source, Step
+from .schema import schema_problems
+from .semantic import KindOf, semantic_problems
+from .yamlsafe import Positions, load_yaml
+
+__all__ = [
+    "Card", "Clause", "ClauseStatus", "Edition", "Source", "Step", "check_spec", "find_spec",
+    "known_specs", "load_spec",
+]
+
+
+def schema_path() -> Path:
+    """The JSON Schema every spec file is validated against."""
+    return spec_dir() / "schema" / "loveletter-spec.schema.json"
+
+
+def known_specs() -> dict[str, Path]:
+    """Bundled specs by id: editions first, then readings."""
+    found: dict[str, Path] = {}
+    for folder in ("editions", "readings"):
+        for path in sorted((spec_dir() / folder).glob("*.yaml")):
+            found.setdefault(path.stem, path)
+    return found
+
+
+def find_spec(name: str | Path) -> Path:
+    """A spec file from a bundled id (``classic``) or a path; SpecError when neither exists."""
+    path = Path(name)
+    if path.suffix in (".yaml", ".yml") or path.exists():
+        return path
+    known = known_specs()
+    if str(name) in known:
+        return known[str(name)]
+    choices = ", ".join(known) or "none"
+    raise SpecError([Problem(str(name), 1, 1, f"no such spec file or bundled spec (bundled: {choices})")])
+
+
+def _kind_of(data: Any) -> KindOf | None:
+    describes = data.get("describes") if isinstance(data, dict) and data.get("kind") == "reading" else None
+    if not isinstance(describes, str):
+        return None
+    try:
+        base = load_spec(describes)
+    except SpecError:
+        return None
+    return lambda key: (base.clause_by_key(key).kind if base.clause_by_key(key) else None)
+
+
+def _problems(data: Any, positions: Positions, file: str) -> list[Problem]:
+    problems = schema_problems(data, positions, file, schema_path())
+    if problems:
+        return problems
+    return semantic_problems(data, positions, file, rulebooks_dir(), _kind_of(data))
+
+
+def check_spec(name: str | Path) -> list[Problem]:
+    """Every problem in a spec file (empty when it is valid)."""
+    try:
+        path = find_spec(name)
+        data, positions = load_yaml(path)
+    except SpecError as exc:
+        return exc.problems
+    return _problems(data, positions, str(path))
+
+
+@lru_cache(maxsize=64)
+def _load(path: Path, choices: tuple[tuple[str, int], ...]) -> Edition:
+    data, positions = load_yaml(path)
+    problems = _problems(data, positions, str(path))
+    if problems:
+        raise SpecError(problems)
+    return compile_spec(data, positions, path, dict(choices), _kind_of(data))
+
+
+def load_spec(name: str | Path, choices: Mapping[str, int] | None = None) -> Edition:
+    """Load and compile a spec by bundled id or path; SpecError lists every problem.
+
+    `choices` selects, for a reading, which version of each contradicted clause is played
+    (clause key -> version index, default 0).
+    """
+    return _load(find_spec(name).resolve(), tuple(sorted((choices or {}).items())))

@@ -1,0 +1,65 @@
+"""JSON Schema validation with errors located in the YAML source."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+import jsonschema
+from jsonschema.exceptions import ValidationError, best_match
+
+from ..errors import Problem
+from .yamlsafe import Pointer, Positions, locate
+
+
+@lru_cache(maxsize=None)
+def validator_for(schema_path: Path) -> jsonschema.Draft202012Validator:
+    """A compiled 2020-12 validator for the schema file at `schema_path`."""
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+def pointer_text(pointer: Pointer) -> str:
+    """Human form of a JSON pointer: cards[2].rules[0].choose."""
+    text = ""
+    for part in pointer:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "(document)"
+
+
+def _leaf(error: ValidationError) -> ValidationError:
+    """The most specific error under a oneOf/anyOf failure."""
+    while error.context:
+        deeper = best_match(error.context)
+        if deeper is None or deeper is error:
+            break
+        error = deeper
+    return error
+
+
+def _describe(error: ValidationError) -> tuple[Pointer, str]:
+    """Pointer and message for one schema error, phrased for people writing specs."""
+    error = _leaf(error)
+    pointer: Pointer = tuple(error.absolute_path)
+    if error.validator in ("unevaluatedProperties", "additionalProperties"):
+        unknown = re.findall(r"'([^']*)'", error.message.partition("(")[2]) or ["?"]
+        names = ", ".join(repr(name) for name in unknown)
+        return pointer + (unknown[0],), f"{pointer_text(pointer)}: unknown field or rule {names}"
+    return pointer, f"{pointer_text(pointer)}: {error.message}"
+
+
+def schema_problems(data: Any, positions: Positions, file: str, schema_path: Path) -> list[Problem]:
+    """Every schema violation of `data`, as located problems sorted by position."""
+    found: list[Problem] = []
+    for error in _errors(data, schema_path):
+        pointer, message = _describe(error)
+        line, col = locate(positions, pointer)
+        found.append(Problem(file, line, col, message))
+    return sorted(set(found), key=lambda p: (p.line, p.col, p.message))
+
+
+def _errors(data: Any, schema_path: Path) -> Iterator[ValidationError]:
+    yield from validator_for(schema_path).iter_errors(data)

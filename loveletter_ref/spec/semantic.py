@@ -1,0 +1,364 @@
+"""Checks a schema cannot express: counts that add up, names that exist, complete rule sets."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from ..errors import Problem
+from .model import (GENERAL_KINDS, MODIFIER_OF, OPTIONAL_GENERAL_KINDS, PROPERTY_KINDS,
+                    REQUIRED_MODIFIERS, STEP_KINDS, table_lookup)
+from .yamlsafe import Pointer, Positions, locate
+
+CARD_KINDS = STEP_KINDS + tuple(MODIFIER_OF) + PROPERTY_KINDS
+ALL_GENERAL_KINDS = GENERAL_KINDS + OPTIONAL_GENERAL_KINDS
+
+Found = tuple[Pointer, str]
+KindOf = Callable[[str], str | None]
+
+
+def rule_kinds(raw: dict[str, Any], vocabulary: tuple[str, ...]) -> list[str]:
+    """The vocabulary words used as fields of a clause or version."""
+    return [key for key in raw if key in vocabulary]
+
+
+def semantic_problems(data: dict[str, Any], positions: Positions, file: str,
+                      rulebooks: Path | None = None,
+                      kind_of: KindOf | None = None) -> list[Problem]:
+    """Every semantic problem of a schema-valid spec, located.
+
+    `kind_of` maps a clause key to its rule kind in the edition a reading describes; it is how
+    a silent clause says what it is silent about.
+    """
+    checks = _Checks(data, rulebooks, kind_of or (lambda key: None))
+    found = []
+    for pointer, message in checks.run():
+        line, col = locate(positions, pointer)
+        found.append(Problem(file, line, col, message))
+    return sorted(set(found), key=lambda p: (p.line, p.col, p.message))
+
+
+class _Checks:
+    """One pass over a spec; `run` yields (pointer, message) for each problem."""
+
+    def __init__(self, data: dict[str, Any], rulebooks: Path | None, kind_of: KindOf):
+        self.data = data
+        self.reading = data["kind"] == "reading"
+        self.rulebooks = rulebooks
+        self.kind_of = kind_of
+        self.names = {card["name"] for card in data["cards"]}
+        self.lo, self.hi = data["players"]["min"], data["players"]["max"]
+        self._lines: dict[str, list[str] | None] = {}
+
+    def run(self) -> Iterator[Found]:
+        yield from self._header()
+        yield from self._cards()
+        yield from self._general()
+        yield from self._ids()
+        yield from self._counts()
+        yield from self._sources()
+
+    # -- header ------------------------------------------------------------------------------
+
+    def _header(self) -> Iterator[Found]:
+        if self.lo > self.hi:
+            yield ("players",), f"players: min {self.lo} is greater than max {self.hi}"
+        if self.reading:
+            for key in ("describes", "rulebook"):
+                if key not in self.data:
+                    yield (), f"a reading must say which {key.replace('describes', 'edition it describes')}" \
+                              f" ({key!r})"
+            if self.data.get("rulebook") and self.data["rulebook"] not in self.data["sources"]:
+                yield ("rulebook",), f"rulebook {self.data['rulebook']!r} is not declared in sources"
+        else:
+            for key in ("describes", "rulebook"):
+                if key in self.data:
+                    yield (key,), f"{key!r} belongs to readings, not editions"
+
+    # -- cards -------------------------------------------------------------------------------
+
+    def _cards(self) -> Iterator[Found]:
+        seen_names: dict[str, int] = {}
+        seen_values: dict[int, str] = {}
+        for i, card in enumerate(self.data["cards"]):
+            at = ("cards", i)
+            name = card["name"]
+            if name in seen_names:
+                yield at + ("name",), f"duplicate card {name!r} (also cards[{seen_names[name]}])"
+            seen_names.setdefault(name, i)
+            value = card["value"]
+            if value in seen_values and not self.data.get("shared_values"):
+                yield at + ("value",), (f"{name} has value {value}, like {seen_values[value]}; "
+                                        "set shared_values: true if the edition means it")
+            seen_values.setdefault(value, name)
+            yield from self._card_rules(card, at)
+            if isinstance(card["count"], dict):
+                yield from self._table(card["count"], at + ("count",), f"{name} count")
+
+    def _card_rules(self, card: dict[str, Any], at: Pointer) -> Iterator[Found]:
+        last_steps: list[str] = []
+        properties: set[str] = set()
+        for j, clause in enumerate(card.get("rules", [])):
+            where = at + ("rules", j)
+            if not clause["id"].startswith(card["id"] + "."):
+                yield where + ("id",), (f"clause id {clause['id']!r} must start with the card's id "
+                                        f"{card['id'] + '.'!r}")
+            kind = yield from self._one_rule(clause, where, CARD_KINDS)
+            if kind is None:
+                continue
+            for version in self._rule_bodies(clause):
+                yield from self._card_names(version, where)
+            if kind in STEP_KINDS:
+                last_steps.append(kind)
+                need = REQUIRED_MODIFIERS.get(kind, ())
+                yield from self._modifiers_present(card, j, need, where)
+            elif kind in MODIFIER_OF:
+                if not any(step in MODIFIER_OF[kind] for step in last_steps):
+                    targets = " or ".join(MODIFIER_OF[kind])
+                    yield where, f"{kind} must follow a {targets} rule of the same card"
+            elif kind in properties:
+                yield where, f"{card['name']} has {kind} twice"
+            properties.add(kind)
+
+    def _modifiers_present(self, card: dict[str, Any], index: int, need: tuple[str, ...],
+                           where: Pointer) -> Iterator[Found]:
+        later = [self._kind(rule) for rule in card.get("rules", [])[index + 1:]]
+        for modifier in need:
+            if modifier not in later:
+                verb = "state it or mark it silent" if self.reading else "state it"
+                yield where, f"{card['name']}: {self._kind_word(where)} needs a {modifier} rule ({verb})"
+
+    def _kind_word(self, where: Pointer) -> str:
+        card = self.data["cards"][where[1]]
+        return self._kind(card["rules"][where[3]]) or "rule"
+
+    def _card_names(self, body: dict[str, Any], where: Pointer) -> Iterator[Found]:
+        named: list[tuple[Pointer, str]] = []
+        if "forced_with" in body:
+            named += [(("forced_with", k), n) for k, n in enumerate(body["forced_with"])]
+        if "guess" in body:
+            named += [(("guess", "exclude", k), n) for k, n in enumerate(body["guess"].get("exclude", []))]
+        for rel, name in named:
+            if name not in self.names:
+                yield where + rel, f"no card named {name!r} in this spec"
+
+    # -- general rules -----------------------------------------------------------------------
+
+    def _general(self) -> Iterator[Found]:
+        seen: dict[str, int] = {}
+        for i, clause in enumerate(self.data["rules"]):
+            where = ("rules", i)
+            kind = yield from self._one_rule(clause, where, ALL_GENERAL_KINDS)
+            if kind is None:
+                continue
+            if kind in seen:
+                yield where, f"{kind} is stated twice (also rules[{seen[kind]}])"
+            seen.setdefault(kind, i)
+            for body in self._rule_bodies(clause):
+                yield from self._general_values(kind, body, where)
+        for kind in GENERAL_KINDS:
+            if kind not in seen:
+                verb = "state it or mark it silent" if self.reading else "state it"
+                yield ("rules",), f"no {kind} rule ({verb})"
+
+    def _general_values(self, kind: str, body: dict[str, Any], where: Pointer) -> Iterator[Found]:
+        value = body.get(kind)
+        if kind in ("face_up", "tokens_to_win") or (kind == "deck_size" and isinstance(value, dict)):
+            yield from self._table(value, where + (kind,), kind)
+        if kind == "tokens_to_win":
+            missing = [n for n in range(self.lo, self.hi + 1) if table_lookup(value, n) is None]
+            if missing:
+                yield where + (kind,), f"tokens_to_win has no target for {_counts(missing)} players"
+        if kind == "tie":
+            terminal = [i for i, step in enumerate(value) if step in ("all_win", "nobody")]
+            if terminal and terminal[0] != len(value) - 1:
+                yield where + (kind,), f"tie: {value[terminal[0]]!r} ends the chain; nothing may follow it"
+            if not terminal and not self.reading:
+                yield where + (kind,), "tie: the chain must end with all_win or nobody"
+
+    def _table(self, table: dict[str, int], where: Pointer, what: str) -> Iterator[Found]:
+        covered: dict[int, str] = {}
+        for key in table:
+            lo, _, hi = key.partition("-")
+            first, last = int(lo), int(hi or lo)
+            if first > last:
+                yield where + (key,), f"{what}: player range {key!r} is empty"
+            for n in range(first, last + 1):
+                if n < self.lo or n > self.hi:
+                    yield where + (key,), (f"{what}: {n} players is outside this spec's "
+                                           f"{self.lo}-{self.hi}")
+                    break
+                if n in covered:
+                    yield where + (key,), f"{what}: {n} players is covered by {covered[n]!r} and {key!r}"
+                    break
+                covered[n] = key
+
+    # -- clauses -----------------------------------------------------------------------------
+
+    def _one_rule(self, clause: dict[str, Any], where: Pointer,
+                  vocabulary: tuple[str, ...]) -> Iterator[Found]:
+        """Check that a clause holds exactly one rule (or is silent); return its kind."""
+        kinds = rule_kinds(clause, vocabulary)
+        if not self.reading:
+            for key in ("silent", "versions", "novel", "contradiction"):
+                if key in clause:
+                    yield where + (key,), f"{key!r} is for readings; an edition states every rule"
+        if "silent" in clause:
+            if kinds or "versions" in clause:
+                yield where, f"clause {clause['id']!r} is silent but also states a rule"
+                return None
+            kind = self.kind_of(clause["id"])
+            if kind is None and self.reading:
+                yield where + ("id",), (f"silent clause {clause['id']!r}: the described edition has no "
+                                        "clause with this id, so what is left open is unclear")
+            return kind
+        if "versions" in clause:
+            if kinds:
+                yield where, f"clause {clause['id']!r} has versions and also a rule of its own"
+                return None
+            found = set()
+            for k, version in enumerate(clause["versions"]):
+                vkinds = rule_kinds(version, vocabulary)
+                if len(vkinds) > 1 or (not vkinds and "silent" not in version):
+                    yield where + ("versions", k), _count_message(clause["id"], vkinds, vocabulary)
+                found.update(vkinds)
+            if len(found) != 1:
+                yield where + ("versions",), f"the versions of {clause['id']!r} must use the same rule"
+                return None
+            return found.pop()
+        if len(kinds) != 1:
+            yield where, _count_message(clause["id"], kinds, vocabulary)
+            return None
+        if "source" not in clause:
+            yield where, f"clause {clause['id']!r} cites no source"
+        return kinds[0]
+
+    def _rule_bodies(self, clause: dict[str, Any]) -> list[dict[str, Any]]:
+        return list(clause["versions"]) if "versions" in clause else [clause]
+
+    def _kind(self, clause: dict[str, Any]) -> str | None:
+        for body in self._rule_bodies(clause):
+            kinds = rule_kinds(body, CARD_KINDS)
+            if kinds:
+                return kinds[0]
+        return self.kind_of(clause["id"]) if "silent" in clause else None
+
+    def _ids(self) -> Iterator[Found]:
+        seen: dict[str, Pointer] = {}
+        entries: list[tuple[Pointer, str]] = []
+        for i, card in enumerate(self.data["cards"]):
+            entries.append((("cards", i, "id"), card["id"]))
+            entries += [(("cards", i, "rules", j, "id"), c["id"]) for j, c in enumerate(card.get("rules", []))]
+        entries += [(("rules", i, "id"), c["id"]) for i, c in enumerate(self.data["rules"])]
+        for pointer, key in entries:
+            if key in seen:
+                yield pointer, f"duplicate clause id {key!r}"
+            seen.setdefault(key, pointer)
+
+    # -- counts ------------------------------------------------------------------------------
+
+    def _counts(self) -> Iterator[Found]:
+        rules = {kind: c for c in self.data["rules"] for kind in rule_kinds(c, ALL_GENERAL_KINDS)}
+        size_rule = rules.get("deck_size")
+        if not size_rule or "deck_size" not in size_rule:
+            return
+        where = ("rules", self.data["rules"].index(size_rule), "deck_size")
+        for n in range(self.lo, self.hi + 1):
+            size = size_rule["deck_size"]
+            expected = size if isinstance(size, int) else table_lookup(size, n)
+            if expected is None:
+                yield where, f"deck_size gives no size for {n} players"
+                continue
+            total = sum(_card_count(card, n) for card in self.data["cards"])
+            if total != expected:
+                detail = ", ".join(f"{c['name']} {_card_count(c, n)}" for c in self.data["cards"])
+                yield where, (f"card counts add up to {total} for {n} players, not the deck_size "
+                              f"{expected} ({detail})")
+                continue
+            need = n + 1 + _plain(rules.get("set_aside"), "set_aside", n)
+            need += _plain(rules.get("face_up"), "face_up", n)
+            if need > total:
+                yield where, (f"{n} players need at least {need} cards (set aside, face up, one "
+                              f"each and one to draw) but the deck has {total}")
+
+    # -- sources -----------------------------------------------------------------------------
+
+    def _sources(self) -> Iterator[Found]:
+        declared = self.data["sources"]
+        for pointer, source in self._all_sources():
+            doc = source["doc"]
+            if doc not in declared:
+                yield pointer + ("doc",), f"source document {doc!r} is not declared in sources"
+                continue
+            file = declared[doc].get("file")
+            if not file or source.get("paraphrase") or self.rulebooks is None:
+                continue
+            lines = self._rulebook(file)
+            if lines is None:
+                yield pointer + ("doc",), f"rulebook file {file!r} is not in {self.rulebooks}"
+                continue
+            line = source.get("line")
+            if line is not None and not 1 <= line <= len(lines):
+                yield pointer + ("line",), f"{file} has {len(lines)} lines, not {line}"
+                continue
+            haystack = _squash(lines[line - 1] if line else "\n".join(lines))
+            if _squash(source["quote"]) not in haystack:
+                where = f"{file}:{line}" if line else file
+                yield pointer + ("quote",), f"quote not found in {where}: {source['quote'][:60]!r}"
+
+    def _all_sources(self) -> Iterator[tuple[Pointer, dict[str, Any]]]:
+        def expand(source: Any, at: Pointer) -> Iterator[tuple[Pointer, dict[str, Any]]]:
+            if isinstance(source, list):
+                for k, item in enumerate(source):
+                    yield at + (k,), item
+            elif source is not None:
+                yield at, source
+
+        def clause_sources(clause: dict[str, Any], at: Pointer) -> Iterator[tuple[Pointer, dict[str, Any]]]:
+            yield from expand(clause.get("source"), at + ("source",))
+            for k, version in enumerate(clause.get("versions", [])):
+                yield from expand(version.get("source"), at + ("versions", k, "source"))
+
+        for i, card in enumerate(self.data["cards"]):
+            yield from clause_sources(card, ("cards", i))
+            for j, clause in enumerate(card.get("rules", [])):
+                yield from clause_sources(clause, ("cards", i, "rules", j))
+        for i, clause in enumerate(self.data["rules"]):
+            yield from clause_sources(clause, ("rules", i))
+
+    def _rulebook(self, file: str) -> list[str] | None:
+        if file not in self._lines:
+            path = self.rulebooks / file if self.rulebooks else None
+            try:
+                self._lines[file] = path.read_text(encoding="utf-8").split("\n") if path else None
+            except (OSError, UnicodeDecodeError):
+                self._lines[file] = None
+        return self._lines[file]
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _card_count(card: dict[str, Any], players: int) -> int:
+    count = card["count"]
+    return count if isinstance(count, int) else (table_lookup(count, players) or 0)
+
+
+def _plain(clause: dict[str, Any] | None, kind: str, players: int) -> int:
+    if not clause or kind not in clause:
+        return 0
+    value = clause[kind]
+    return value if isinstance(value, int) else (table_lookup(value, players) or 0)
+
+
+def _counts(numbers: list[int]) -> str:
+    return ", ".join(str(n) for n in numbers)
+
+
+def _count_message(clause_id: str, kinds: list[str], vocabulary: tuple[str, ...]) -> str:
+    if kinds:
+        return f"clause {clause_id!r} states {len(kinds)} rules ({', '.join(kinds)}); give each its own clause"
+    return f"clause {clause_id!r} states no rule (expected one of: {', '.join(vocabulary)})"

@@ -1,0 +1,51 @@
+"""Shared fixtures: editions, explicit deals, and the `clause` marker naming rule clauses."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from loveletter_ref import Action, Game, load_spec
+from loveletter_ref.engine import build_deck
+from loveletter_ref.spec import Edition
+
+EDITIONS = ("classic", "z-man-2019")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "clause(*ids): the rule clauses (full ids) a test checks")
+
+
+@pytest.fixture(scope="session")
+def classic() -> Edition:
+    return load_spec("classic")
+
+
+@pytest.fixture(scope="session")
+def z19() -> Edition:
+    return load_spec("z-man-2019")
+
+
+def deal(edition: str | Edition, players: int, hands: Sequence[str], draws: Sequence[str] = (), *,
+         first: int = 0, tokens: Sequence[int] | None = None, **deck: Sequence[str]) -> Game:
+    """A game whose first round is dealt so that seats hold `hands` and draws come in order."""
+    spec = load_spec(edition) if isinstance(edition, str) else edition
+    game = Game(spec, players, first_player=first, tokens=tokens)
+    game.start_round(build_deck(spec, players, hands, draws, **deck))
+    return game
+
+
+def play(card: str, target: int | None = None, guess: str | int | None = None) -> Action:
+    """A play action."""
+    return Action("play", card, target, guess)
+
+
+def keep(card: str, *returned: str) -> Action:
+    """A keep action (draw-and-return)."""
+    return Action("keep", card, returned=tuple(returned))
+
+
+def types(events: list[dict]) -> list[str]:
+    """Event types, in order."""
+    return [e["type"] for e in events]
