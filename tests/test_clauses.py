@@ -6,8 +6,6 @@ Every test names the clauses it checks with the `clause` marker; `test_every_cla
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 from conftest import EDITIONS, deal, keep, play, types
 
@@ -97,7 +95,8 @@ def test_baron_lower_hand_is_out(ed):
 def test_baron_tie_eliminates_nobody(ed):
     game = deal(ed, 3, ["Baron", "Priest", "Guard"], ["Priest"])
     events = game.apply(play("Baron", 1))
-    assert {"type": "compare", "player": 0, "target": 1, "cards": ["Priest", "Priest"], "loser": None} in events
+    compared = {"type": "compare", "player": 0, "target": 1, "cards": ["Priest", "Priest"], "loser": None}
+    assert compared in events
     assert game.state()["eliminated"] == [False, False, False]
 
 
@@ -256,7 +255,7 @@ def run(game: Game, actions: list[tuple]) -> list[dict]:
 
 def alternate(starter: list[str], other: list[str]) -> list[str]:
     """The draw order when the starter draws `starter` and the other player `other`, in turn."""
-    out = [card for pair in zip(starter, other) for card in pair]
+    out = [card for pair in zip(starter, other, strict=False) for card in pair]
     return out + starter[len(other):] + other[len(starter):]
 
 

@@ -45,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(_as_json(edition), indent=2, ensure_ascii=False))
         return exitcodes.OK
-    print(f"{edition.title} [{edition.kind} {edition.id}, {edition.min_players}-{edition.max_players} players]")
+    players = f"{edition.min_players}-{edition.max_players} players"
+    print(f"{edition.title} [{edition.kind} {edition.id}, {players}]")
     counts = _counts(edition)
     print(f"\n{'value':>5}  {'card':<12} {'count':<8} clauses")
     for card in sorted(edition.cards, key=lambda c: (c.value, c.name)):

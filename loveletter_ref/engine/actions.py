@@ -5,8 +5,11 @@ from __future__ import annotations
 import enum
 from typing import Any, NamedTuple
 
+Event = dict[str, Any]
+"""One thing that happened, in the JSON form of docs/formats.md."""
 
-class Phase(str, enum.Enum):
+
+class Phase(enum.StrEnum):
     """What the game is waiting for."""
 
     SETUP = "setup"

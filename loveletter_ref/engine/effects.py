@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 from ..errors import RuleGapError
 from ..spec import Clause, Step
-from .actions import Phase
+from .actions import Event, Phase
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .tables import Tables
 
 
 @dataclass(slots=True)
@@ -30,9 +30,25 @@ class Play:
 
 
 class Effects:
-    """Interpreters of card steps; mixed into `Game`."""
+    """Interpreters of card steps; mixed into `Game`, whose round state they read and change."""
 
-    def step_choose(self: Game, step: Step, play: Play) -> None:
+    tables: Tables
+    players: int
+    phase: Phase
+    deck: list[int]
+    set_aside: list[int]
+    hands: list[list[int]]
+    discards: list[list[int]]
+    alive: list[bool]
+    protected: list[Clause | None]
+    pending: Step | None
+    log: list[Event]
+
+    def emit(self, event: Event) -> None:
+        """Record one event of the current round."""
+        self.log.append(event)
+
+    def step_choose(self, step: Step, play: Play) -> None:
         """Bind the chosen player; with nobody to choose, apply the no-valid-target rule."""
         if play.target is not None:
             return

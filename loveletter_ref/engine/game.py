@@ -9,16 +9,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 from ..errors import DeckError, IllegalActionError, RuleGapError
 from ..spec import Clause, Edition, Step
-from .actions import KEEP, PLAY, Action, Phase
+from .actions import KEEP, PLAY, Action, Event, Phase
 from .effects import Effects, Play
 from .tables import Tables, tables_for
-
-Event = dict[str, Any]
 
 
 class Game(Effects):
@@ -63,10 +60,6 @@ class Game(Effects):
         self._programs = _programs(type(self), self.tables)
 
     # -- events ------------------------------------------------------------------------------
-
-    def emit(self, event: Event) -> None:
-        """Record one event of the current round."""
-        self.log.append(event)
 
     def _flush(self) -> list[Event]:
         """The events recorded since the last call."""
@@ -272,12 +265,14 @@ class Game(Effects):
         """Seats `player` may choose for a choose step (`[None]` when the card has no effect)."""
         rule = step.clause.need()
         alive, protected = self.alive, self.protected
-        out: list[int | None] = [
-            seat for seat in range(self.players)
-            if seat != player and alive[seat]
-            and (protected[seat] is None or "chosen_by_others" not in protected[seat].rule["blocks"])]
-        if rule["who"] == "any":
-            out.insert(sum(1 for seat in out if seat < player), player)
+        out: list[int | None] = []
+        for seat in range(self.players):
+            shield = protected[seat]
+            if seat == player:
+                if rule["who"] == "any":
+                    out.append(seat)
+            elif alive[seat] and (shield is None or "chosen_by_others" not in shield.rule["blocks"]):
+                out.append(seat)
         if out:
             return out
         fallback = step.modifiers.get("no_target") or self.tables.clause("no_valid_target")
@@ -404,10 +399,10 @@ class Game(Effects):
         tables, player, target = self.tables, self.current, action.target
         valid = self.targets(player, choose)
         own_shield = self.protected[player]
-        if own_shield is not None and "choosing_others" in own_shield.rule["blocks"]:
-            if target not in (None, player):
-                raise IllegalActionError(own_shield.id, f"player {player} is protected and may "
-                                                        "not choose another player")
+        blocked = own_shield is not None and "choosing_others" in own_shield.rule["blocks"]
+        if own_shield is not None and blocked and target not in (None, player):
+            raise IllegalActionError(own_shield.id, f"player {player} is protected and may "
+                                                    "not choose another player")
         if target in valid:
             return
         if target is None:
@@ -501,7 +496,8 @@ class Game(Effects):
     def hand_names(self, seat: int) -> list[str]:
         """A seat's hand as card names in canonical order (by value, then name)."""
         tables = self.tables
-        return [tables.names[c] for c in sorted(self.hands[seat], key=lambda c: (tables.values[c], tables.names[c]))]
+        order = sorted(self.hands[seat], key=lambda c: (tables.values[c], tables.names[c]))
+        return [tables.names[c] for c in order]
 
     def state(self) -> dict[str, Any]:
         """The canonical, complete state (see docs/formats.md)."""
@@ -554,11 +550,17 @@ def _pick(rng: random.Random, items: Sequence[Any]) -> Any:
     return items[int(rng.random() * len(items))]
 
 
-@lru_cache(maxsize=256)
-def _programs(cls: type[Game], tables: Tables) -> tuple[tuple[tuple[Any, Step], ...], ...]:
+Programs = tuple[tuple[tuple[Any, Step], ...], ...]
+_PROGRAMS: dict[tuple[type, Tables], Programs] = {}
+
+
+def _programs(cls: type, tables: Tables) -> Programs:
     """Each card's steps paired with the `step_<kind>` function of `cls` that interprets them."""
-    return tuple(tuple((getattr(cls, "step_" + step.kind), step) for step in program)
-                 for program in tables.programs)
+    key = (cls, tables)
+    if key not in _PROGRAMS:
+        _PROGRAMS[key] = tuple(tuple((getattr(cls, "step_" + step.kind), step) for step in program)
+                               for program in tables.programs)
+    return _PROGRAMS[key]
 
 
 def _orders(cards: list[int]) -> list[tuple[int, ...]]:

@@ -21,7 +21,8 @@ def game_record(game: Game) -> dict[str, Any]:
     }
 
 
-def replay(edition: Edition, record: dict[str, Any], game_class: type[Game] = Game) -> tuple[Game, list[Event]]:
+def replay(edition: Edition, record: dict[str, Any],
+           game_class: type[Game] = Game) -> tuple[Game, list[Event]]:
     """Play a recorded game again; returns the game and every event, in order.
 
     Each round starts from its recorded deck (and starter, when recorded); actions are checked

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ..errors import Problem, SpecError
 from ..paths import rulebooks_dir, spec_dir
@@ -54,7 +55,12 @@ def _kind_of(data: Any) -> KindOf | None:
         base = load_spec(describes)
     except SpecError:
         return None
-    return lambda key: (base.clause_by_key(key).kind if base.clause_by_key(key) else None)
+
+    def kind_of(key: str) -> str | None:
+        clause = base.clause_by_key(key)
+        return clause.kind if clause else None
+
+    return kind_of
 
 
 def _problems(data: Any, positions: Positions, file: str) -> list[Problem]:

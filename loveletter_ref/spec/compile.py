@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-from .model import (MODIFIER_OF, PROPERTY_KINDS, STEP_KINDS, Card, Clause, ClauseStatus, Edition,
-                    Source, Step)
+from .model import MODIFIER_OF, PROPERTY_KINDS, STEP_KINDS, Card, Clause, ClauseStatus, Edition, Source, Step
 from .semantic import ALL_GENERAL_KINDS, CARD_KINDS, KindOf, rule_kinds
 from .yamlsafe import Pointer, Positions, locate
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
@@ -15,7 +16,7 @@ from ..errors import Problem
 from .yamlsafe import Pointer, Positions, locate
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator_for(schema_path: Path) -> jsonschema.Draft202012Validator:
     """A compiled 2020-12 validator for the schema file at `schema_path`."""
     schema = json.loads(schema_path.read_text(encoding="utf-8"))

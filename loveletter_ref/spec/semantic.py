@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
 from ..errors import Problem
-from .model import (GENERAL_KINDS, MODIFIER_OF, OPTIONAL_GENERAL_KINDS, PROPERTY_KINDS,
-                    REQUIRED_MODIFIERS, STEP_KINDS, table_lookup)
+from .model import (
+    GENERAL_KINDS,
+    MODIFIER_OF,
+    OPTIONAL_GENERAL_KINDS,
+    PROPERTY_KINDS,
+    REQUIRED_MODIFIERS,
+    STEP_KINDS,
+    table_lookup,
+)
 from .yamlsafe import Pointer, Positions, locate
 
 CARD_KINDS = STEP_KINDS + tuple(MODIFIER_OF) + PROPERTY_KINDS
@@ -164,7 +171,7 @@ class _Checks:
                 yield ("rules",), f"no {kind} rule ({verb})"
 
     def _general_values(self, kind: str, body: dict[str, Any], where: Pointer) -> Iterator[Found]:
-        value = body.get(kind)
+        value = body[kind]
         if kind in ("face_up", "tokens_to_win") or (kind == "deck_size" and isinstance(value, dict)):
             yield from self._table(value, where + (kind,), kind)
         if kind == "tokens_to_win":
@@ -198,7 +205,7 @@ class _Checks:
     # -- clauses -----------------------------------------------------------------------------
 
     def _one_rule(self, clause: dict[str, Any], where: Pointer,
-                  vocabulary: tuple[str, ...]) -> Iterator[Found]:
+                  vocabulary: tuple[str, ...]) -> Generator[Found, None, str | None]:
         """Check that a clause holds exactly one rule (or is silent); return its kind."""
         kinds = rule_kinds(clause, vocabulary)
         if not self.reading:
@@ -250,7 +257,8 @@ class _Checks:
         entries: list[tuple[Pointer, str]] = []
         for i, card in enumerate(self.data["cards"]):
             entries.append((("cards", i, "id"), card["id"]))
-            entries += [(("cards", i, "rules", j, "id"), c["id"]) for j, c in enumerate(card.get("rules", []))]
+            rules = card.get("rules", [])
+            entries += [(("cards", i, "rules", j, "id"), c["id"]) for j, c in enumerate(rules)]
         entries += [(("rules", i, "id"), c["id"]) for i, c in enumerate(self.data["rules"])]
         for pointer, key in entries:
             if key in seen:
@@ -360,5 +368,6 @@ def _counts(numbers: list[int]) -> str:
 
 def _count_message(clause_id: str, kinds: list[str], vocabulary: tuple[str, ...]) -> str:
     if kinds:
-        return f"clause {clause_id!r} states {len(kinds)} rules ({', '.join(kinds)}); give each its own clause"
+        listed = ", ".join(kinds)
+        return f"clause {clause_id!r} states {len(kinds)} rules ({listed}); give each its own clause"
     return f"clause {clause_id!r} states no rule (expected one of: {', '.join(vocabulary)})"

@@ -1,0 +1,83 @@
+"""The reference engine, in process, behind the adapter interface."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from loveletter_ref import Action, Game
+from loveletter_ref.engine import view
+from loveletter_ref.errors import DeckError, IllegalActionError
+from loveletter_ref.spec import Edition, known_specs, load_spec
+
+from .. import __version__
+from .base import CAPABILITIES, Engine, EngineFailure, Hello, Json, Reply
+
+
+class ReferenceEngine(Engine):
+    """Plays by the bundled specs (or by `specs` given explicitly, e.g. readings or variants).
+
+    `game_class` lets a test substitute a deliberately broken subclass of `Game`.
+    """
+
+    def __init__(self, specs: dict[str, Edition] | None = None, game_class: type[Game] = Game,
+                 name: str = "loveletter-reference"):
+        self.specs = specs
+        self.game_class = game_class
+        editions = tuple(specs) if specs is not None else tuple(known_specs())
+        self.hello = Hello(name, __version__, editions, frozenset(CAPABILITIES))
+        self.game: Game | None = None
+
+    def _spec(self, edition: str) -> Edition:
+        if self.specs is not None:
+            if edition not in self.specs:
+                raise EngineFailure(f"{self.hello.name} does not play {edition!r}")
+            return self.specs[edition]
+        return load_spec(edition)
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise EngineFailure("no game has been started")
+        return self.game
+
+    def start(self, edition: str, players: int, deck: Sequence[str], first_player: int = 0,
+              tokens: Sequence[int] | None = None) -> Reply:
+        try:
+            self.game = self.game_class(self._spec(edition), players, first_player=first_player,
+                                        tokens=tokens)
+            events = self.game.start_round(list(deck))
+        except DeckError as exc:
+            self.game = None
+            return Reply(False, reason=str(exc))
+        return Reply(True, events, self.game.state())
+
+    def next_round(self, deck: Sequence[str]) -> Reply:
+        game = self._game()
+        try:
+            events = game.start_round(list(deck))
+        except (DeckError, IllegalActionError) as exc:
+            return Reply(False, reason=str(exc), clause=getattr(exc, "clause", None))
+        return Reply(True, events, game.state())
+
+    def legal_actions(self) -> list[Json]:
+        return [action.to_json() for action in self._game().legal_actions()]
+
+    def apply(self, action: Json) -> Reply:
+        game = self._game()
+        try:
+            parsed = Action.from_json(action)
+            events = game.apply(parsed)
+        except ValueError as exc:
+            return Reply(False, reason=f"malformed action: {exc}")
+        except IllegalActionError as exc:
+            return Reply(False, reason=exc.reason, clause=exc.clause)
+        return Reply(True, events, game.state())
+
+    def state(self) -> Json:
+        return self._game().state()
+
+    def view(self, player: int) -> Json:
+        game = self._game()
+        if not 0 <= player < game.players:
+            raise EngineFailure(f"there is no player {player}")
+        return view(game, player)
+
