@@ -18,6 +18,8 @@ class Phase(enum.StrEnum):
     """The player on turn must play one card from their hand."""
     KEEP = "keep"
     """The player on turn keeps one card and returns the rest (a draw-and-return card)."""
+    RESPOND = "respond"
+    """Another player answers an offer made by the card being resolved (e.g. to redraw)."""
     ROUND_OVER = "round_over"
     """The round has ended; the next round may start."""
     GAME_OVER = "game_over"
@@ -26,14 +28,17 @@ class Phase(enum.StrEnum):
 
 PLAY = "play"
 KEEP = "keep"
+RESPOND = "respond"
 
 
 class Action(NamedTuple):
     """One decision.
 
     ``play``: play `card`, choosing `target` (a seat) and `guess` (a card name, or a value when
-    the edition guesses by value) when the card asks for them.
+    the edition guesses by value) when the card asks for them; a card that chooses two players
+    takes `targets` instead, and `look` when the player then looks at one of them.
     ``keep``: keep `card` and place `returned` under (or on) the deck, in that order.
+    ``respond``: answer the offer of the card being resolved (`card`): `redraw` or not.
     """
 
     kind: str
@@ -41,16 +46,27 @@ class Action(NamedTuple):
     target: int | None = None
     guess: str | int | None = None
     returned: tuple[str, ...] = ()
+    targets: tuple[int, ...] = ()
+    look: int | None = None
+    redraw: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The protocol form: only the fields this decision uses."""
         out: dict[str, Any] = {"type": self.kind, "card": self.card}
-        if self.target is not None:
-            out["target"] = self.target
-        if self.guess is not None:
-            out["guess"] = self.guess
         if self.kind == KEEP:
             out["return"] = list(self.returned)
+            return out
+        if self.kind == RESPOND:
+            out["redraw"] = bool(self.redraw)
+            return out
+        if self.target is not None:
+            out["target"] = self.target
+        if self.targets:
+            out["targets"] = list(self.targets)
+        if self.look is not None:
+            out["look"] = self.look
+        if self.guess is not None:
+            out["guess"] = self.guess
         return out
 
     @classmethod
@@ -59,10 +75,9 @@ class Action(NamedTuple):
         if not isinstance(data, dict):
             raise ValueError(f"an action must be a JSON object, not {type(data).__name__}")
         kind = data.get("type")
-        if kind not in (PLAY, KEEP):
-            raise ValueError(f"action type must be 'play' or 'keep', not {kind!r}")
-        allowed = {"type", "card", "target", "guess"} if kind == PLAY else {"type", "card", "return"}
-        extra = sorted(set(data) - allowed)
+        if kind not in _FIELDS:
+            raise ValueError(f"action type must be one of {', '.join(_FIELDS)}, not {kind!r}")
+        extra = sorted(set(data) - _FIELDS[kind])
         if extra:
             raise ValueError(f"unexpected field {extra[0]!r} in a {kind} action")
         card = data.get("card")
@@ -73,21 +88,49 @@ class Action(NamedTuple):
             if not isinstance(returned, list) or not all(isinstance(c, str) for c in returned):
                 raise ValueError("keep action field 'return' must be a list of card names")
             return cls(KEEP, card, returned=tuple(returned))
-        target = data.get("target")
-        if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
-            raise ValueError("action field 'target' must be a seat number")
+        if kind == RESPOND:
+            redraw = data.get("redraw")
+            if not isinstance(redraw, bool):
+                raise ValueError("respond action field 'redraw' must be true or false")
+            return cls(RESPOND, card, redraw=redraw)
+        target = _seat(data.get("target"), "target")
+        look = _seat(data.get("look"), "look")
+        targets = data.get("targets", [])
+        if not isinstance(targets, list):
+            raise ValueError("action field 'targets' must be a list of seat numbers")
+        seats = tuple(_seat(t, "targets") for t in targets)
         guess = data.get("guess")
         if guess is not None and (isinstance(guess, bool) or not isinstance(guess, (str, int))):
             raise ValueError("action field 'guess' must be a card name or a value")
-        return cls(PLAY, card, target, guess)
+        return cls(PLAY, card, target, guess, targets=tuple(s for s in seats if s is not None),
+                   look=look)
 
     def describe(self) -> str:
         """Short human form: 'Guard on 2 naming Priest', 'keep Baron, return [Guard, Spy]'."""
         if self.kind == KEEP:
             return f"keep {self.card}, return [{', '.join(self.returned)}]"
+        if self.kind == RESPOND:
+            return f"{'redraw' if self.redraw else 'keep the hand'} after the {self.card}"
         text = self.card
         if self.target is not None:
             text += f" on {self.target}"
+        if self.targets:
+            text += f" on {' and '.join(map(str, self.targets))}"
+        if self.look is not None:
+            text += f", looking at {self.look}"
         if self.guess is not None:
             text += f" naming {self.guess}"
         return text
+
+
+_FIELDS = {
+    PLAY: {"type", "card", "target", "targets", "look", "guess"},
+    KEEP: {"type", "card", "return"},
+    RESPOND: {"type", "card", "redraw"},
+}
+
+
+def _seat(value: Any, field: str) -> int | None:
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        raise ValueError(f"action field {field!r} must hold seat numbers")
+    return value

@@ -20,7 +20,7 @@ def build_deck(edition: Edition, players: int, hands: Sequence[str], draws: Sequ
     """
     if len(hands) != players:
         raise DeckError(f"give one hand card per player ({players}), not {len(hands)}")
-    k = edition.general["set_aside"].need()
+    k = edition.player_table("set_aside", players)
     m = edition.player_table("face_up", players, default=0)
     pool = Counter(edition.names[c] for c in edition.deck(players))
     named = list(set_aside) + list(face_up) + list(hands) + list(draws) + list(bottom)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import RuleGapError
-from ..spec import Clause, Step
+from ..spec import Clause, Edition, Step
 from .actions import Event, Phase
 
 if TYPE_CHECKING:
@@ -20,21 +20,26 @@ if TYPE_CHECKING:
 
 @dataclass(slots=True)
 class Play:
-    """The card being resolved: who plays it, what they chose, whether resolution stopped."""
+    """The card being resolved: who plays it, what they chose, how resolution is going."""
 
     player: int
     card: int
     target: int | None
     guess: str | int | None
+    targets: tuple[int, ...] = ()
+    look: int | None = None
     stopped: bool = False
+    hit: bool = False
 
 
 class Effects:
     """Interpreters of card steps; mixed into `Game`, whose round state they read and change."""
 
+    edition: Edition
     tables: Tables
     players: int
     phase: Phase
+    current: int
     deck: list[int]
     set_aside: list[int]
     hands: list[list[int]]
@@ -42,6 +47,11 @@ class Effects:
     alive: list[bool]
     protected: list[Clause | None]
     pending: Step | None
+    responder: int | None
+    forced: tuple[int, Clause] | None
+    predictions: list[tuple[int, int, Clause]]
+    tokens: list[int]
+    game_winners: list[int] | None
     log: list[Event]
 
     def emit(self, event: Event) -> None:
@@ -49,17 +59,25 @@ class Effects:
         self.log.append(event)
 
     def step_choose(self, step: Step, play: Play) -> None:
-        """Bind the chosen player; with nobody to choose, apply the no-valid-target rule."""
-        if play.target is not None:
+        """Bind the chosen players; with nobody to choose, apply the no-valid-target rule.
+
+        A chosen player holding a card that counters the played card reacts instead (see
+        `counter`), and the played card's effect stops.
+        """
+        if play.target is None and not play.targets:
+            fallback = step.modifiers.get("no_target") or self.tables.clause("no_valid_target")
+            if fallback.need() == "no_effect":
+                self.emit({"type": "no_effect", "player": play.player,
+                           "card": self.tables.names[play.card], "clause": fallback.id})
+                play.stopped = True
             return
-        fallback = step.modifiers.get("no_target") or self.tables.clause("no_valid_target")
-        if fallback.need() == "no_effect":
-            self.emit({"type": "no_effect", "player": play.player,
-                       "card": self.tables.names[play.card], "clause": fallback.id})
-            play.stopped = True
+        for seat in (play.target,) if play.target is not None else play.targets:
+            if seat != play.player and self.counter(seat, play):
+                play.stopped = True
+                return
 
     def step_guess(self, step: Step, play: Play) -> None:
-        """Name a card (or value); a correct guess applies the on-hit result to the target."""
+        """Name a card (or value); a correct guess knocks the target out or scores a token."""
         rule = step.clause.need()
         target = play.target
         assert target is not None
@@ -70,17 +88,28 @@ class Effects:
             correct = self.tables.names[held] == play.guess
         self.emit({"type": "guess", "player": play.player, "target": target, "guess": play.guess,
                    "correct": correct})
-        if correct:
+        play.hit = correct
+        if not correct:
+            return
+        if rule["on_hit"] == "eliminate":
             self.eliminate(target, play.card, step.clause)
+        else:
+            self.gain(play.player, 1, "bonus", step.clause)
 
     def step_look(self, step: Step, play: Play) -> None:
-        """The player privately sees the target's hand."""
-        step.clause.need()
-        target = play.target
-        assert target is not None
-        for card in self.hands[target]:
-            self.emit({"type": "look", "player": play.player, "target": target,
-                       "card": self.tables.names[card]})
+        """The player privately sees the hand of the target (or of each, or of the one named)."""
+        rule = step.clause.need()
+        if rule == "target":
+            seats = [play.target]
+        elif rule == "targets":
+            seats = list(play.targets)
+        else:
+            seats = [play.look]
+        for seat in seats:
+            assert seat is not None
+            for card in self.hands[seat]:
+                self.emit({"type": "look", "player": play.player, "target": seat,
+                           "card": self.tables.names[card]})
 
     def step_compare(self, step: Step, play: Play) -> None:
         """Compare hand values privately; the loser named by the rule (or the tie rule) is out."""
@@ -114,14 +143,8 @@ class Effects:
     def step_discard_draw(self, step: Step, play: Play) -> None:
         """The target discards their hand (without its effect) and draws a new card."""
         step.clause.need()
-        target = play.target
-        assert target is not None
-        for card in list(self.hands[target]):
-            self.hands[target].remove(card)
-            self.discard(target, card)
-            if not self.alive[target]:
-                return
-        self.draw(target, step.modifiers.get("empty_deck"))
+        assert play.target is not None
+        self.discard_and_draw(play.target, step.modifiers.get("empty_deck"))
 
     def step_draw_return(self, step: Step, play: Play) -> None:
         """Draw cards into hand, then wait for the player to keep one and return the rest."""
@@ -136,22 +159,86 @@ class Effects:
         if available < rule["draw"]:
             step.modifiers["short_deck"].need()
         for _ in range(min(available, rule["draw"])):
-            self.draw(play.player, None)
+            self.draw(play.player, None, step.clause.id)
         self.pending = step
         self.phase = Phase.KEEP
         play.stopped = True
 
     def step_trade(self, step: Step, play: Play) -> None:
-        """The player and the target exchange hands."""
+        """Two players exchange hands: the player and the target, or the two chosen players."""
+        rule = step.clause.need()
+        if rule == "target":
+            assert play.target is not None
+            first, second = play.player, play.target
+        else:
+            first, second = play.targets
+        mine, theirs = self.hands[first], self.hands[second]
+        event: Event = {"type": "trade", "player": play.player}
+        if rule == "target":
+            event["target"] = second
+        else:
+            event["targets"] = [first, second]
+        event["cards"] = [self.tables.names[c] for c in mine + theirs]
+        self.emit(event)
+        self.hands[first], self.hands[second] = theirs, mine
+
+    def step_predict(self, step: Step, play: Play) -> None:
+        """Mark the target: if they win the round, the player gains tokens."""
         step.clause.need()
-        player, target = play.player, play.target
-        assert target is not None
-        mine, theirs = self.hands[player], self.hands[target]
-        self.emit({"type": "trade", "player": player, "target": target,
-                   "cards": [self.tables.names[c] for c in mine + theirs]})
-        self.hands[player], self.hands[target] = theirs, mine
+        assert play.target is not None
+        self.predictions.append((play.player, play.target, step.clause))
+        self.emit({"type": "predict", "player": play.player, "target": play.target})
+
+    def step_force_next_target(self, step: Step, play: Play) -> None:
+        """Mark the target: the next card played must choose them if it can."""
+        step.clause.need()
+        assert play.target is not None
+        self.forced = (play.target, step.clause)
+        self.emit({"type": "force_target", "player": play.player, "target": play.target})
+
+    def step_offer_redraw(self, step: Step, play: Play) -> None:
+        """Offer the target to discard their hand and draw (after a correct guess, if so ruled)."""
+        rule = step.clause.need()
+        target = play.target
+        if target is None or not self.alive[target] or (rule["when"] == "hit" and not play.hit):
+            return
+        self.pending = step
+        self.responder = target
+        self.phase = Phase.RESPOND
+        play.stopped = True
 
     # -- shared mechanics used by several steps ----------------------------------------------
+
+    def counter(self, seat: int, play: Play) -> bool:
+        """If `seat` holds a card that counters the played card, react and return True.
+
+        The card's player is knocked out instead; the holder reveals and discards the counter
+        card and draws a new one.
+        """
+        for card in self.hands[seat]:
+            clause = self.tables.edition.cards[card].counter
+            if clause is None or play.card not in self.tables.edition.cards[card].counters:
+                continue
+            rule = clause.need()
+            self.emit({"type": "counter", "player": seat, "target": play.player,
+                       "card": self.tables.names[card]})
+            self.eliminate(play.player, card, clause)
+            self.hands[seat].remove(card)
+            self.discard(seat, card)
+            if self.alive[seat]:
+                self.draw(seat, clause if rule["empty_deck"] == "set_aside" else None, clause.id)
+            return True
+        return False
+
+    def discard_and_draw(self, seat: int, empty_deck: Clause | None) -> None:
+        """`seat` discards their hand without its effect, then draws unless that knocked them out."""
+        for card in list(self.hands[seat]):
+            self.hands[seat].remove(card)
+            self.discard(seat, card)
+            if not self.alive[seat]:
+                return
+        fallback = empty_deck if empty_deck is not None and empty_deck.need() == "set_aside" else None
+        self.draw(seat, fallback, empty_deck.id if empty_deck else self.tables.clause("turn_draw").id)
 
     def discard(self, player: int, card: int) -> None:
         """Put a card from `player`'s hand on their discard pile; it may knock them out."""
@@ -161,28 +248,60 @@ class Effects:
         if out is not None and out.need() == "any_reason" and self.alive[player]:
             self.eliminate(player, card, out)
 
-    def draw(self, player: int, empty_deck: Clause | None) -> None:
-        """Draw the top card of the deck, or the set-aside card when the rule allows it."""
+    def draw(self, player: int, set_aside_rule: Clause | None, clause_id: str) -> None:
+        """Draw the top card of the deck; when it is empty, the set-aside card if a rule allows it.
+
+        With nothing to draw, the rules are silent: RuleGapError names `clause_id`.
+        """
         if self.deck:
             card = self.deck.pop()
             source = "deck"
-        elif empty_deck is not None and empty_deck.need() == "set_aside" and self.set_aside:
+        elif set_aside_rule is not None and self.set_aside:
             card = self.set_aside.pop()
             source = "set_aside"
         else:
-            clause = empty_deck.id if empty_deck is not None else self.tables.clause("turn_draw").id
-            raise RuleGapError(clause, f"player {player} must draw but no card is left to draw")
+            raise RuleGapError(clause_id, f"player {player} must draw but no card is left to draw")
         self.hands[player].append(card)
         self.emit({"type": "draw", "player": player, "card": self.tables.names[card], "from": source})
 
     def eliminate(self, player: int, by_card: int, clause: Clause) -> None:
-        """Knock `player` out: their hand is discarded face up without effect."""
+        """Knock `player` out: their hand is discarded face up without effect.
+
+        A card in their discard pile that pays a token on elimination pays it (and that token
+        may end the game at once).
+        """
         self.alive[player] = False
         self.protected[player] = None
         self.emit({"type": "eliminate", "player": player, "by": self.tables.names[by_card],
                    "clause": clause.id})
+        paying = [self.tables.edition.cards[c].eliminated_token for c in self.discards[player]]
         hand = self.hands[player]
         while hand:
             card = hand.pop(0)
             self.discards[player].append(card)
             self.emit({"type": "discard", "player": player, "card": self.tables.names[card]})
+        for token in dict.fromkeys(t for t in paying if t is not None):
+            self.gain(player, token.need(), "bonus", token)
+
+    def gain(self, seat: int, amount: int, reason: str, clause: Clause) -> None:
+        """Give `seat` favour tokens; during a round, reaching the target may end the game at once."""
+        self.tokens[seat] += amount
+        self.emit({"type": "token", "player": seat, "amount": amount, "reason": reason,
+                   "clause": clause.id})
+        in_round = self.phase in (Phase.PLAY, Phase.KEEP, Phase.RESPOND)
+        if in_round and self.tables.clause("game_end").need().get("mid_round") == "ends_game":
+            self.end_game_if_won()
+
+    def end_game_if_won(self) -> bool:
+        """End the game if someone has reached the token target; True when it ended."""
+        target = self.edition.player_table("tokens_to_win", self.players)
+        reached = [seat for seat in range(self.players) if self.tokens[seat] >= target]
+        if not reached:
+            return False
+        if len(reached) > 1:
+            self.tables.clause("game_end").need()
+        self.game_winners = reached
+        self.phase = Phase.GAME_OVER
+        self.pending = None
+        self.emit({"type": "game_end", "winners": reached})
+        return True

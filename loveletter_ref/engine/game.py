@@ -9,13 +9,17 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from itertools import combinations
 from typing import Any
 
 from ..errors import DeckError, IllegalActionError, RuleGapError
 from ..spec import Clause, Edition, Step
-from .actions import KEEP, PLAY, Action, Event, Phase
+from .actions import KEEP, PLAY, RESPOND, Action, Event, Phase
 from .effects import Effects, Play
-from .tables import Tables, tables_for
+from .tables import Decision, Tables, tables_for
+
+Choice = int | tuple[int, ...] | None
+"""Whom a play chooses: one seat, several (a `targets` play), or nobody."""
 
 
 class Game(Effects):
@@ -53,6 +57,9 @@ class Game(Effects):
         self.alive = [True] * players
         self.protected: list[Clause | None] = [None] * players
         self.pending: Step | None = None
+        self.responder: int | None = None
+        self.forced: tuple[int, Clause] | None = None
+        self.predictions: list[tuple[int, int, Clause]] = []
         self.turns = 0
         self.log: list[Event] = []
         self.record: list[dict[str, Any]] = []
@@ -92,6 +99,11 @@ class Game(Effects):
 
     def _deal_order(self, deck: Sequence[str] | None) -> list[int]:
         names = self.tables.names
+        size = self.edition.player_table("deck_size", self.players)
+        if size != len(self.tables.deck):
+            raise RuleGapError(self.tables.clause("deck_size").id,
+                               f"the rules use {size} cards for {self.players} players but name "
+                               f"only {len(self.tables.deck)} of them")
         if deck is None:
             return self._shuffle()
         index = self.tables.index
@@ -119,7 +131,7 @@ class Game(Effects):
 
     def _setup(self, order: list[int], starter: int) -> None:
         tables, n = self.tables, self.players
-        k = tables.clause("set_aside").need()
+        k = self.edition.player_table("set_aside", n)
         m = self.edition.player_table("face_up", n, default=0)
         deal = tables.clause("deal").need()
         self.set_aside = order[:k]
@@ -131,6 +143,9 @@ class Game(Effects):
         self.alive = [True] * n
         self.protected = [None] * n
         self.pending = None
+        self.responder = None
+        self.forced = None
+        self.predictions = []
         self.turns = 0
         self.round_winners = None
         self.starter = starter
@@ -147,10 +162,15 @@ class Game(Effects):
     def _next_starter(self) -> int:
         if self.round == 0 or self.round_winners is None:
             return self.first_player
-        rule = self.tables.clause("next_first").need()
+        clause = self.tables.clause("next_first")
+        rule = clause.need()
         winners = self.round_winners
         if len(winners) == 1:
             return winners[0]
+        case = "several" if winners else "none"
+        if case not in rule:
+            raise RuleGapError(clause.id, f"the round was won by {len(winners) or 'nobody'}; the rules "
+                                          "do not say who starts the next one")
         if not winners:
             assert rule["none"] == "previous_starter"
             return self.starter
@@ -207,19 +227,41 @@ class Game(Effects):
                 return seat
         raise AssertionError("no player left to take a turn")
 
+    def showdown_value(self, seat: int) -> int:
+        """The value a seat's hand counts for at the showdown (card value plus discard bonuses)."""
+        bonus = sum(self.tables.showdown_bonus[c] for c in self.discards[seat])
+        return self.tables.values[self.hands[seat][0]] + bonus
+
+    def _beats(self, a: int, b: int) -> bool:
+        """At the showdown, does seat `a`'s hand beat seat `b`'s?"""
+        card_a, card_b = self.hands[a][0], self.hands[b][0]
+        if card_b in self.tables.loses_to[card_a]:
+            return False
+        if card_a in self.tables.loses_to[card_b]:
+            return True
+        return self.showdown_value(a) > self.showdown_value(b)
+
     def _showdown(self, alive: list[int]) -> list[int]:
-        self.tables.clause("showdown").need()
-        values = self.tables.values
-        best = max(values[self.hands[seat][0]] for seat in alive)
-        tied = [seat for seat in alive if values[self.hands[seat][0]] == best]
+        showdown = self.tables.clause("showdown")
+        showdown.need()
+        tied = [a for a in alive if not any(self._beats(b, a) for b in alive if b != a)]
+        if not tied:
+            raise RuleGapError(showdown.id, "every hand is beaten by another: nobody is highest")
         if len(tied) == 1:
             return tied
+        values = self.tables.values
         tie = self.tables.clause("tie")
         for rule in tie.need():
             if rule == "discard_total":
                 totals = {seat: sum(values[c] for c in self.discards[seat]) for seat in tied}
                 top = max(totals.values())
                 tied = [seat for seat in tied if totals[seat] == top]
+                if len(tied) == 1:
+                    return tied
+            elif rule == "highest_discard":
+                tops = {seat: max((values[c] for c in self.discards[seat]), default=-1) for seat in tied}
+                top = max(tops.values())
+                tied = [seat for seat in tied if tops[seat] == top]
                 if len(tied) == 1:
                     return tied
             elif rule == "all_win":
@@ -236,28 +278,19 @@ class Game(Effects):
                               for s in range(self.players)]
         self.emit(event)
         self.round_winners = winners
+        self.phase = Phase.ROUND_OVER
         amount = self.tables.clause("round_tokens").need()
         for seat in winners:
-            self._gain(seat, amount, "round", self.tables.clause("round_tokens"))
+            self.gain(seat, amount, "round", self.tables.clause("round_tokens"))
+        for seat, predicted, clause in self.predictions:
+            if predicted in winners:
+                self.gain(seat, clause.need()["amount"], "bonus", clause)
         for card, clause in self.tables.bonuses:
             rule = clause.need()
             holders = [s for s in range(self.players) if self.alive[s] and card in self.discards[s]]
             if len(holders) == 1:
-                self._gain(holders[0], rule["amount"], "bonus", clause)
-        target = self.edition.player_table("tokens_to_win", self.players)
-        reached = [seat for seat in range(self.players) if self.tokens[seat] >= target]
-        if reached:
-            self.tables.clause("game_end").need()
-            self.game_winners = reached
-            self.phase = Phase.GAME_OVER
-            self.emit({"type": "game_end", "winners": reached})
-        else:
-            self.phase = Phase.ROUND_OVER
-
-    def _gain(self, seat: int, amount: int, reason: str, clause: Clause) -> None:
-        self.tokens[seat] += amount
-        self.emit({"type": "token", "player": seat, "amount": amount, "reason": reason,
-                   "clause": clause.id})
+                self.gain(holders[0], rule["amount"], "bonus", clause)
+        self.end_game_if_won()
 
     # -- legality ----------------------------------------------------------------------------
 
@@ -291,53 +324,73 @@ class Game(Effects):
             return self._play_actions()
         if self.phase is Phase.KEEP:
             return self._keep_actions()
+        if self.phase is Phase.RESPOND:
+            return self._respond_actions()
         return []
 
-    def _options(self) -> list[tuple[str, list[int | None], tuple[str | int, ...]]]:
-        """For each playable card: its name, the targets it may take, the guesses it may name."""
-        names, player = self.tables.names, self.current
+    def choices(self, decision: Decision) -> list[Choice]:
+        """Whom the player on turn may choose for a card with this decision."""
+        assert decision.choose is not None
+        player = self.current
+        valid = self.targets(player, decision.choose)
         own_shield = self.protected[player]
-        out: list[tuple[str, list[int | None], tuple[str | int, ...]]] = []
+        if own_shield is not None and "choosing_others" in own_shield.rule["blocks"]:
+            valid = [t for t in valid if t in (None, player)] or [None]
+        options: list[Choice]
+        if decision.count == 1:
+            options = [*valid]
+        else:
+            seats = [t for t in valid if t is not None]
+            groups: list[Choice] = [group for size in range(decision.at_least, decision.count + 1)
+                                    for group in combinations(seats, size)]
+            options = groups or [None]
+        if self.forced is not None:
+            seat = self.forced[0]
+            bound: list[Choice] = [o for o in options if o == seat or (isinstance(o, tuple) and seat in o)]
+            options = bound or options
+        return options
+
+    def _options(self) -> list[tuple[int, list[Choice]]]:
+        """For each playable card: the choices it may take (`[None]` when it chooses nobody)."""
+        out: list[tuple[int, list[Choice]]] = []
         for card in self._playable():
             decision = self.tables.decisions[card]
-            if decision.choose is None:
-                out.append((names[card], [None], ()))
-                continue
-            targets = self.targets(player, decision.choose)
-            if own_shield is not None and "choosing_others" in own_shield.rule["blocks"]:
-                targets = [t for t in targets if t in (None, player)] or [None]
-            out.append((names[card], targets, decision.guesses if decision.guess else ()))
+            out.append((card, [None] if decision.choose is None else self.choices(decision)))
         return out
+
+    def _plays(self, card: int, choice: Choice) -> list[Action]:
+        """Every play of `card` with this choice (one per guess, or per player looked at)."""
+        name, decision = self.tables.names[card], self.tables.decisions[card]
+        if choice is None:
+            return [Action(PLAY, name)]
+        if isinstance(choice, tuple):
+            looks: Sequence[int | None] = choice if decision.look_choice else (None,)
+            return [Action(PLAY, name, targets=choice, look=look) for look in looks]
+        if decision.guess is None:
+            return [Action(PLAY, name, choice)]
+        return [Action(PLAY, name, choice, g) for g in decision.guesses]
 
     def _play_actions(self) -> list[Action]:
-        out: list[Action] = []
-        for name, targets, guesses in self._options():
-            for target in targets:
-                if guesses and target is not None:
-                    out.extend(Action(PLAY, name, target, g) for g in guesses)
-                else:
-                    out.append(Action(PLAY, name, target))
-        return out
+        return [action for card, choices in self._options() for choice in choices
+                for action in self._plays(card, choice)]
 
     def sample_action(self, rng: random.Random) -> Action:
-        """A random legal action: a playable card, then a target, then a guess, each uniform."""
+        """A random legal action: a playable card, then whom it chooses, then a guess, each uniform."""
         if self.phase is not Phase.PLAY:
             return _pick(rng, self.legal_actions())
         playable = self._playable()
         card = playable[int(rng.random() * len(playable))]
-        name, decision = self.tables.names[card], self.tables.decisions[card]
+        decision = self.tables.decisions[card]
         if decision.choose is None:
-            return Action(PLAY, name)
-        player = self.current
-        targets = self.targets(player, decision.choose)
-        own_shield = self.protected[player]
-        if own_shield is not None and "choosing_others" in own_shield.rule["blocks"]:
-            targets = [t for t in targets if t in (None, player)] or [None]
-        target = targets[int(rng.random() * len(targets))]
-        if decision.guess is None or target is None:
-            return Action(PLAY, name, target)
-        guesses = decision.guesses
-        return Action(PLAY, name, target, guesses[int(rng.random() * len(guesses))])
+            return Action(PLAY, self.tables.names[card])
+        choices = self.choices(decision)
+        plays = self._plays(card, choices[int(rng.random() * len(choices))])
+        return plays[int(rng.random() * len(plays))]
+
+    def _respond_actions(self) -> list[Action]:
+        assert self.pending is not None and self.pending.clause.card is not None
+        card = self.pending.clause.card
+        return [Action(RESPOND, card, redraw=False), Action(RESPOND, card, redraw=True)]
 
     def _keep_actions(self) -> list[Action]:
         names, hand = self.tables.names, self.hands[self.current]
@@ -354,15 +407,20 @@ class Game(Effects):
     def check(self, action: Action) -> None:
         """Raise IllegalActionError (naming the broken clause) unless `action` is legal now."""
         tables = self.tables
-        if self.phase not in (Phase.PLAY, Phase.KEEP):
+        if self.phase not in (Phase.PLAY, Phase.KEEP, Phase.RESPOND):
             raise IllegalActionError(tables.clause("game_end" if self.phase is Phase.GAME_OVER
                                                    else "last_standing").id,
                                      f"no decision is due: the game is in phase {self.phase.value}")
-        if action.kind != (PLAY if self.phase is Phase.PLAY else KEEP):
+        if action.kind != self.phase.value:
             clause = self.pending.clause.id if self.pending else tables.clause("turn_play").id
             raise IllegalActionError(clause, f"a {self.phase.value} decision is due, not {action.kind}")
         if self.phase is Phase.KEEP:
             self._check_keep(action)
+        elif self.phase is Phase.RESPOND:
+            if action not in self._respond_actions():
+                assert self.pending is not None
+                raise IllegalActionError(self.pending.clause.id,
+                                         f"answer the {self.pending.clause.card} with redraw true or false")
         else:
             self._check_play(action)
 
@@ -379,11 +437,22 @@ class Game(Effects):
                                      f"player {player} must play {tables.names[playable[0]]}")
         decision = tables.decisions[card]
         if decision.choose is None:
-            if action.target is not None or action.guess is not None:
+            if action.target is not None or action.guess is not None or action.targets:
                 raise IllegalActionError(tables.edition.cards[card].clause.id,
                                          f"{action.card} takes no target or guess")
             return
-        self._check_target(action, decision.choose)
+        choice: Choice = action.targets if action.targets else action.target
+        if decision.count > 1:
+            self._check_group(action, decision)
+        else:
+            if action.targets or action.look is not None:
+                raise IllegalActionError(decision.choose.clause.id,
+                                         f"{action.card} chooses one player: use 'target'")
+            self._check_target(action, decision.choose)
+        if choice not in self.choices(decision):
+            assert self.forced is not None
+            raise IllegalActionError(self.forced[1].id, f"the next card played must choose player "
+                                                        f"{self.forced[0]}")
         if decision.guess is None or action.target is None:
             if action.guess is not None:
                 clause = decision.guess or decision.choose
@@ -395,7 +464,30 @@ class Game(Effects):
                                      f"{action.guess!r} may not be named (allowed: "
                                      f"{', '.join(map(str, decision.guesses))})")
 
+    def _check_group(self, action: Action, decision: Decision) -> None:
+        """Check a play that chooses several players (`targets`, and `look` when asked)."""
+        assert decision.choose is not None
+        choose, group = decision.choose, action.targets
+        if action.target is not None:
+            raise IllegalActionError(choose.clause.id, f"{action.card} chooses players with 'targets'")
+        if not group:
+            if self.choices(decision) != [None]:
+                raise IllegalActionError(choose.clause.id, f"{action.card} needs 'targets'")
+        elif len(set(group)) != len(group) or list(group) != sorted(group) \
+                or not decision.at_least <= len(group) <= decision.count:
+            raise IllegalActionError(choose.clause.id,
+                                     f"{action.card} chooses {decision.at_least}-{decision.count} "
+                                     "different players, listed in seat order")
+        for seat in group:
+            self._check_target(action._replace(target=seat, targets=()), choose)
+        if decision.look_choice and group and action.look not in group:
+            look = next(s for s in self.tables.programs[self.tables.index[action.card]] if s.kind == "look")
+            raise IllegalActionError(look.clause.id, "name which chosen player to look at ('look')")
+        if not decision.look_choice and action.look is not None:
+            raise IllegalActionError(choose.clause.id, f"{action.card} takes no 'look'")
+
     def _check_target(self, action: Action, choose: Step) -> None:
+        """Check the single player a play chooses (`action.target`), naming the broken clause."""
         tables, player, target = self.tables, self.current, action.target
         valid = self.targets(player, choose)
         own_shield = self.protected[player]
@@ -448,9 +540,11 @@ class Game(Effects):
         self.record[-1]["actions"].append(action)
         if action.kind == KEEP:
             self._keep(action)
+        elif action.kind == RESPOND:
+            self._respond(action)
         else:
             self._play(action)
-        if self.pending is None:
+        if self.pending is None and self.phase is not Phase.GAME_OVER:
             self._end_turn()
         return self._flush()
 
@@ -459,20 +553,18 @@ class Game(Effects):
         card = tables.index[action.card]
         self.hands[player].remove(card)
         self.discards[player].append(card)
-        event: Event = {"type": "play", "player": player, "card": action.card}
-        if action.target is not None:
-            event["target"] = action.target
-        if action.guess is not None:
-            event["guess"] = action.guess
-        self.log.append(event)
+        event = action.to_json()
+        del event["type"]
+        self.log.append({"type": "play", "player": player, **event})
+        self.forced = None
         out = tables.discard_out[card]
         if out is not None and out.need() in ("any_reason", "when_played"):
             self.eliminate(player, card, out)
             return
-        play = Play(player, card, action.target, action.guess)
+        play = Play(player, card, action.target, action.guess, action.targets, action.look)
         for interpret, step in self._programs[card]:
             interpret(self, step, play)
-            if play.stopped or not self.alive[player]:
+            if play.stopped or not self.alive[player] or self.phase is Phase.GAME_OVER:
                 break
 
     def _keep(self, action: Action) -> None:
@@ -491,6 +583,15 @@ class Game(Effects):
                    "to": self.pending.clause.rule["to"]})
         self.pending = None
 
+    def _respond(self, action: Action) -> None:
+        assert self.pending is not None and self.responder is not None
+        seat, step = self.responder, self.pending
+        self.emit({"type": "respond", "player": seat, "card": action.card, "redraw": bool(action.redraw)})
+        self.pending = self.responder = None
+        self.phase = Phase.PLAY
+        if action.redraw:
+            self.discard_and_draw(seat, step.modifiers.get("empty_deck"))
+
     # -- reading the state -------------------------------------------------------------------
 
     def hand_names(self, seat: int) -> list[str]:
@@ -502,17 +603,19 @@ class Game(Effects):
     def state(self) -> dict[str, Any]:
         """The canonical, complete state (see docs/formats.md)."""
         names = self.tables.names
-        pending = None
-        if self.pending is not None:
+        pending: dict[str, Any] | None = None
+        if self.phase is Phase.RESPOND and self.pending is not None:
+            pending = {"kind": "respond", "player": self.responder, "card": self.pending.clause.card}
+        elif self.pending is not None:
             pending = {"kind": "keep", "player": self.current,
                        "return": len(self.hands[self.current]) - 1,
                        "to": self.pending.clause.rule["to"]}
-        return {
+        state = {
             "edition": self.edition.id,
             "players": self.players,
             "round": self.round,
             "phase": self.phase.value,
-            "turn": self.current if self.phase in (Phase.PLAY, Phase.KEEP) else None,
+            "turn": self.current if self.phase in (Phase.PLAY, Phase.KEEP, Phase.RESPOND) else None,
             "starter": self.starter,
             "deck": [names[c] for c in reversed(self.deck)],
             "set_aside": [names[c] for c in self.set_aside],
@@ -526,6 +629,17 @@ class Game(Effects):
             "round_winners": self.round_winners,
             "game_winners": self.game_winners,
         }
+        if self.tables.marks:
+            state["marks"] = self.marks()
+        return state
+
+    def marks(self) -> list[dict[str, Any]]:
+        """Tokens and markers that cards leave on players for the rest of the round."""
+        out = [{"kind": "prediction", "player": seat, "target": target, "card": clause.card}
+               for seat, target, clause in self.predictions]
+        if self.forced is not None:
+            out.append({"kind": "forced_target", "target": self.forced[0], "card": self.forced[1].card})
+        return out
 
     def clone(self) -> Game:
         """An independent copy of the game (for search: perft, probes, fuzzing)."""
@@ -540,6 +654,7 @@ class Game(Effects):
         twin.discards = [list(d) for d in self.discards]
         twin.alive = list(self.alive)
         twin.protected = list(self.protected)
+        twin.predictions = list(self.predictions)
         twin.log = list(self.log)
         twin.record = [dict(r, actions=list(r["actions"])) for r in self.record]
         return twin

@@ -10,11 +10,17 @@ from ..spec import Clause, Edition, Step
 
 @dataclass(frozen=True)
 class Decision:
-    """What playing one card asks of the player: a target (how), and a guess (which names)."""
+    """What playing one card asks of the player: whom to choose, what to guess, whom to look at."""
 
     choose: Step | None
     guess: Step | None
     guesses: tuple[str | int, ...]
+    count: int = 1
+    """How many players the card chooses (2: the action carries `targets`)."""
+    at_least: int = 1
+    """With `count` 2, the fewest players that may be chosen."""
+    look_choice: bool = False
+    """The player names which chosen player to look at (`look` in the action)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -33,28 +39,41 @@ class Tables:
     bonuses: tuple[tuple[int, Clause], ...]
     deck: tuple[int, ...]
     order_step: int | None
-    """+1 when turns pass clockwise, -1 counterclockwise, None when the spec is silent."""
+    """+1 when turns pass clockwise, -1 counterclockwise, None when the spec is silent (with two
+    players the direction makes no difference, so it is +1 whatever the spec says)."""
+    showdown_bonus: tuple[int, ...]
+    """What each card adds to its owner's hand value at the showdown while in their discards."""
+    loses_to: tuple[frozenset[int], ...]
+    """The cards each card loses to at the showdown whatever the values."""
+    marks: bool
+    """True when some card leaves marks on players (predictions, forced targets)."""
 
     def clause(self, key: str) -> Clause:
         """A general clause by its rule kind."""
         return self.edition.general[key]
 
 
-def _guesses(edition: Edition, step: Step | None) -> tuple[str | int, ...]:
+def _guesses(edition: Edition, players: int, step: Step | None) -> tuple[str | int, ...]:
+    """What a guess step may name: the cards (or values) of this player count's deck, less exclusions."""
     if step is None or step.clause.silent:
         return ()
     rule = step.clause.rule
     excluded = set(rule.get("exclude", ()))
+    present = [c for c in edition.cards if c.count_for(players) > 0]
     if rule["by"] == "value":
         excluded_values = {edition.card(name).value for name in excluded}
-        return tuple(sorted({c.value for c in edition.cards} - excluded_values))
-    return tuple(c.name for c in edition.cards if c.name not in excluded)
+        return tuple(sorted({c.value for c in present} - excluded_values))
+    return tuple(c.name for c in present if c.name not in excluded)
 
 
-def _decision(edition: Edition, steps: tuple[Step, ...]) -> Decision:
+def _decision(edition: Edition, players: int, steps: tuple[Step, ...]) -> Decision:
     choose = next((s for s in steps if s.kind == "choose"), None)
     guess = next((s for s in steps if s.kind == "guess"), None)
-    return Decision(choose, guess, _guesses(edition, guess))
+    rule = choose.clause.rule if choose is not None and not choose.clause.silent else {}
+    count = rule.get("count", 1)
+    look_choice = any(s.kind == "look" and s.clause.rule == "one_of_targets" for s in steps)
+    return Decision(choose, guess, _guesses(edition, players, guess), count,
+                    rule.get("at_least", count), look_choice)
 
 
 @lru_cache(maxsize=128)
@@ -68,12 +87,15 @@ def tables_for(edition: Edition, players: int) -> Tables:
         values=tuple(c.value for c in cards),
         index={c.name: c.index for c in cards},
         programs=tuple(c.steps for c in cards),
-        decisions=tuple(_decision(edition, c.steps) for c in cards),
+        decisions=tuple(_decision(edition, players, c.steps) for c in cards),
         forcing=tuple((c.index, c.forced_with, c.forced) for c in cards if c.forced is not None),
         discard_out=tuple(c.discard_out for c in cards),
         bonuses=tuple((c.index, c.bonus) for c in cards if c.bonus is not None),
         deck=tuple(edition.deck(players)),
-        order_step=_order_step(edition.general["turn_order"]),
+        order_step=1 if players == 2 else _order_step(edition.general["turn_order"]),
+        showdown_bonus=tuple(c.showdown_bonus.need() if c.showdown_bonus else 0 for c in cards),
+        loses_to=tuple(c.loses_to for c in cards),
+        marks=any(s.kind in ("predict", "force_next_target") for c in cards for s in c.steps),
     )
 
 

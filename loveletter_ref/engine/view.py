@@ -26,7 +26,12 @@ SEEN_BY_TARGET = ("compare", "trade")
 
 
 def sees(event: Event, player: int) -> bool:
-    """True when `player` may see the hidden card(s) of `event`."""
+    """True when `player` may see the hidden card(s) of `event`.
+
+    Cards handed between two chosen players (`targets`) are seen by those two only.
+    """
+    if "targets" in event:
+        return player in event["targets"]
     if event["type"] in SEEN_BY_TARGET and event.get("target") == player:
         return True
     return event.get("player") == player

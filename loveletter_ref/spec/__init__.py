@@ -10,6 +10,7 @@ from typing import Any
 from ..errors import Problem, SpecError
 from ..paths import rulebooks_dir, spec_dir
 from .compile import compile_spec
+from .extend import merge
 from .model import Card, Clause, ClauseStatus, Edition, Source, Step
 from .schema import schema_problems
 from .semantic import KindOf, semantic_problems
@@ -70,11 +71,36 @@ def _problems(data: Any, positions: Positions, file: str) -> list[Problem]:
     return semantic_problems(data, positions, file, rulebooks_dir(), _kind_of(data))
 
 
+def _document(path: Path, seen: tuple[Path, ...] = ()) -> tuple[Any, Positions]:
+    """A spec file's data with its `extends` base merged in (see `extend`)."""
+    data, positions = load_yaml(path)
+    base = data.get("extends") if isinstance(data, dict) else None
+    if not isinstance(base, str):
+        return data, positions
+    line, col = positions.get(("extends",), (1, 1))
+
+    def fail(message: str) -> SpecError:
+        return SpecError([Problem(str(path), line, col, message)])
+
+    if data.get("kind") == "reading":
+        raise fail("a reading may not extend another spec: it records one rulebook, silences included")
+    try:
+        base_path = find_spec(base).resolve()
+    except SpecError:
+        raise fail(f"extends {base!r}: no such bundled spec or file") from None
+    if base_path in seen + (path.resolve(),):
+        raise fail(f"extends {base!r}, which extends this file again")
+    if check_spec(base_path):
+        raise fail(f"extends {base!r}, which is not valid (run llcheck validate {base_path})")
+    base_data, _ = _document(base_path, seen + (path.resolve(),))
+    return merge(base_data, data, positions)
+
+
 def check_spec(name: str | Path) -> list[Problem]:
     """Every problem in a spec file (empty when it is valid)."""
     try:
         path = find_spec(name)
-        data, positions = load_yaml(path)
+        data, positions = _document(path)
     except SpecError as exc:
         return exc.problems
     return _problems(data, positions, str(path))
@@ -82,7 +108,7 @@ def check_spec(name: str | Path) -> list[Problem]:
 
 @lru_cache(maxsize=64)
 def _load(path: Path, choices: tuple[tuple[str, int], ...]) -> Edition:
-    data, positions = load_yaml(path)
+    data, positions = _document(path)
     problems = _problems(data, positions, str(path))
     if problems:
         raise SpecError(problems)

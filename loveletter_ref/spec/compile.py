@@ -81,13 +81,15 @@ class _Compiler:
                         break
             elif clause.kind in PROPERTY_KINDS:
                 props[clause.kind] = clause
-        forced = props.get("forced_with")
         card = Card(
             index=index, name=name, value=raw["value"], clause=card_clause,
             counts=_counts(raw["count"], self.data["players"]),
             steps=tuple(Step(kind, clause, modifiers) for kind, clause, modifiers in steps),
-            forced=forced, discard_out=props.get("out_if_discarded"),
-            bonus=props.get("bonus_token"), local_name=raw.get("local_name"),
+            forced=props.get("forced_with"), discard_out=props.get("out_if_discarded"),
+            bonus=props.get("bonus_token"), counter=props.get("counter"),
+            showdown_bonus=props.get("showdown_bonus"),
+            eliminated_token=props.get("token_if_eliminated"),
+            loses_clause=props.get("loses_at_showdown_to"), local_name=raw.get("local_name"),
         )
         return card, [card_clause] + clauses
 
@@ -97,9 +99,7 @@ class _Compiler:
         clauses: dict[str, Clause] = {}
         for i, raw in enumerate(self.data["cards"]):
             card, owned = self.card(i, raw)
-            if card.forced and not card.forced.silent:
-                card = _with_forced(card, frozenset(names.index(n) for n in card.forced.rule))
-            cards.append(card)
+            cards.append(_with_card_sets(card, names))
             clauses.update((c.id, c) for c in owned)
         general = {}
         for i, raw in enumerate(self.data["rules"]):
@@ -115,8 +115,16 @@ class _Compiler:
         )
 
 
-def _with_forced(card: Card, ids: frozenset[int]) -> Card:
-    return Card(**{**card.__dict__, "forced_with": ids})
+def _with_card_sets(card: Card, names: list[str]) -> Card:
+    """Resolve the card names a card's properties refer to into card ids."""
+    def ids(clause: Clause | None, field: str | None = None) -> frozenset[int]:
+        if clause is None or clause.silent:
+            return frozenset()
+        listed = clause.rule[field] if field else clause.rule
+        return frozenset(names.index(name) for name in listed)
+
+    return Card(**{**card.__dict__, "forced_with": ids(card.forced),
+                   "counters": ids(card.counter, "against"), "loses_to": ids(card.loses_clause)})
 
 
 def _counts(raw: int | dict[str, int], players: dict[str, int]) -> tuple[tuple[int, int, int], ...]:

@@ -24,24 +24,27 @@ class ClauseStatus(enum.Enum):
     """(Readings) the rulebook says two incompatible things; one version is selected for play."""
 
 
-STEP_KINDS = ("choose", "guess", "look", "compare", "protect", "discard_draw", "draw_return", "trade")
+STEP_KINDS = ("choose", "guess", "look", "compare", "protect", "discard_draw", "draw_return", "trade",
+              "predict", "force_next_target", "offer_redraw")
 """Card rules that are executed in order when the card is played."""
 
 MODIFIER_OF = {
     "no_target": ("choose",),
     "on_tie": ("compare",),
-    "empty_deck": ("discard_draw", "draw_return"),
+    "empty_deck": ("discard_draw", "draw_return", "offer_redraw"),
     "short_deck": ("draw_return",),
 }
 """Card rules that configure the nearest preceding step of the given kinds."""
 
-PROPERTY_KINDS = ("forced_with", "out_if_discarded", "bonus_token")
+PROPERTY_KINDS = ("forced_with", "out_if_discarded", "bonus_token", "counter", "showdown_bonus",
+                  "token_if_eliminated", "loses_at_showdown_to")
 """Card rules that hold while the card is in hand or in a discard pile, not when played."""
 
 REQUIRED_MODIFIERS = {
     "compare": ("on_tie",),
     "discard_draw": ("empty_deck",),
     "draw_return": ("short_deck", "empty_deck"),
+    "offer_redraw": ("empty_deck",),
 }
 """Modifiers a complete edition must state for each step kind."""
 
@@ -138,6 +141,12 @@ class Card:
     forced: Clause | None = None
     discard_out: Clause | None = None
     bonus: Clause | None = None
+    counter: Clause | None = None
+    counters: frozenset[int] = frozenset()
+    showdown_bonus: Clause | None = None
+    eliminated_token: Clause | None = None
+    loses_to: frozenset[int] = frozenset()
+    loses_clause: Clause | None = None
     local_name: str | None = None
 
     def count_for(self, players: int) -> int:
@@ -203,9 +212,13 @@ class Edition:
         return [card.index for card in self.cards for _ in range(card.count_for(players))]
 
     def player_table(self, kind: str, players: int, default: int | None = None) -> int:
-        """A player-count table rule's value, RuleGapError when silent or not covered."""
+        """A player-count table rule's value (or its plain number), RuleGapError when silent or
+        not covered."""
         clause = self.general[kind]
-        value = table_lookup(clause.need(), players)
+        rule = clause.need()
+        if isinstance(rule, int):
+            return rule
+        value = table_lookup(rule, players)
         if value is None:
             if default is not None:
                 return default

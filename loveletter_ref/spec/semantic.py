@@ -147,6 +147,10 @@ class _Checks:
             named += [(("forced_with", k), n) for k, n in enumerate(body["forced_with"])]
         if "guess" in body:
             named += [(("guess", "exclude", k), n) for k, n in enumerate(body["guess"].get("exclude", []))]
+        if "counter" in body:
+            named += [(("counter", "against", k), n) for k, n in enumerate(body["counter"]["against"])]
+        if "loses_at_showdown_to" in body:
+            named += [(("loses_at_showdown_to", k), n) for k, n in enumerate(body["loses_at_showdown_to"])]
         for rel, name in named:
             if name not in self.names:
                 yield where + rel, f"no card named {name!r} in this spec"
@@ -164,7 +168,8 @@ class _Checks:
                 yield where, f"{kind} is stated twice (also rules[{seen[kind]}])"
             seen.setdefault(kind, i)
             for body in self._rule_bodies(clause):
-                yield from self._general_values(kind, body, where)
+                if kind in body:
+                    yield from self._general_values(kind, body, where)
         for kind in GENERAL_KINDS:
             if kind not in seen:
                 verb = "state it or mark it silent" if self.reading else "state it"
@@ -172,12 +177,17 @@ class _Checks:
 
     def _general_values(self, kind: str, body: dict[str, Any], where: Pointer) -> Iterator[Found]:
         value = body[kind]
-        if kind in ("face_up", "tokens_to_win") or (kind == "deck_size" and isinstance(value, dict)):
+        if isinstance(value, dict) and kind in ("face_up", "tokens_to_win", "deck_size", "set_aside"):
             yield from self._table(value, where + (kind,), kind)
-        if kind == "tokens_to_win":
+        if isinstance(value, dict) and kind in ("tokens_to_win", "set_aside"):
             missing = [n for n in range(self.lo, self.hi + 1) if table_lookup(value, n) is None]
             if missing:
-                yield where + (kind,), f"tokens_to_win has no target for {_counts(missing)} players"
+                word = "target" if kind == "tokens_to_win" else "value"
+                yield where + (kind,), f"{kind} has no {word} for {_counts(missing)} players"
+        if kind == "next_first" and not self.reading:
+            for case, what in (("several", "several players"), ("none", "nobody")):
+                if case not in value:
+                    yield where + (kind,), f"next_first: say who starts after a round won by {what} ({case!r})"
         if kind == "tie":
             terminal = [i for i, step in enumerate(value) if step in ("all_win", "nobody")]
             if terminal and terminal[0] != len(value) - 1:

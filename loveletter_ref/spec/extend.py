@@ -1,0 +1,93 @@
+"""`extends: BASE`: an edition written as another edition plus what it adds or replaces.
+
+The derived file's header fields replace the base's; its sources are added; a card with a base
+card's name replaces that card's fields, and its rules replace the base rules with the same id
+(in place) or are added after them; other cards are added; general rules likewise by id. Every
+inherited clause takes the derived edition's prefix. Problems in inherited content are located at
+the derived file's `extends:` line; the base file is validated on its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .yamlsafe import Pointer, Positions
+
+HEADER_FROM_BASE = ("shared_values",)
+
+
+class _Merger:
+    """Builds the merged document and a position map for it."""
+
+    def __init__(self, derived: dict[str, Any], positions: Positions):
+        self.derived = derived
+        self.positions = positions
+        self.merged_positions: Positions = {}
+        self.inherited_at = positions.get(("extends",), (1, 1))
+
+    def take(self, source: Pointer, target: Pointer) -> None:
+        """Carry the positions of the derived subtree at `source` over to `target`."""
+        size = len(source)
+        for pointer, where in self.positions.items():
+            if pointer[:size] == source:
+                self.merged_positions[target + pointer[size:]] = where
+
+    def inherit(self, target: Pointer) -> None:
+        """Mark the subtree at `target` as inherited."""
+        self.merged_positions[target] = self.inherited_at
+
+    def by_id(self, base: list[dict[str, Any]], own: list[dict[str, Any]], key: str,
+              at: Pointer, own_at: Pointer, merge_item: Any = None) -> list[dict[str, Any]]:
+        """Merge two lists of mappings identified by `key`, base order first."""
+        own_index = {item[key]: i for i, item in enumerate(own)}
+        out: list[dict[str, Any]] = []
+        for item in base:
+            where = at + (len(out),)
+            if item[key] in own_index:
+                i = own_index[item[key]]
+                if merge_item is None:
+                    out.append(own[i])
+                    self.take(own_at + (i,), where)
+                else:
+                    out.append(merge_item(item, own[i], where, own_at + (i,)))
+            else:
+                out.append(item)
+                self.inherit(where)
+        for i, item in enumerate(own):
+            if item[key] not in {b[key] for b in base}:
+                self.take(own_at + (i,), at + (len(out),))
+                out.append(item)
+        return out
+
+    def card(self, base: dict[str, Any], own: dict[str, Any], at: Pointer, own_at: Pointer) -> dict[str, Any]:
+        merged = {**base, **{k: v for k, v in own.items() if k != "rules"}}
+        self.inherit(at)
+        for field in own:
+            if field != "rules":
+                self.take(own_at + (field,), at + (field,))
+        merged["rules"] = self.by_id(base.get("rules", []), own.get("rules", []), "id",
+                                     at + ("rules",), own_at + ("rules",))
+        return merged
+
+    def document(self, base: dict[str, Any]) -> dict[str, Any]:
+        own = self.derived
+        merged = {key: base[key] for key in HEADER_FROM_BASE if key in base}
+        for key, value in own.items():
+            if key not in ("cards", "rules", "sources", "extends"):
+                merged[key] = value
+                self.take((key,), (key,))
+        merged["sources"] = {**base.get("sources", {}), **own.get("sources", {})}
+        self.take(("sources",), ("sources",))
+        merged["cards"] = self.by_id(base.get("cards", []), own.get("cards", []), "name",
+                                     ("cards",), ("cards",), self.card)
+        merged["rules"] = self.by_id(base.get("rules", []), own.get("rules", []), "id",
+                                     ("rules",), ("rules",))
+        self.merged_positions.setdefault((), (1, 1))
+        return merged
+
+
+def merge(base: dict[str, Any], derived: dict[str, Any],
+          positions: Positions) -> tuple[dict[str, Any], Positions]:
+    """The derived document with its base merged in, and positions for the merged document."""
+    merger = _Merger(derived, positions)
+    return merger.document(base), merger.merged_positions
