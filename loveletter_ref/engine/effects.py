@@ -71,6 +71,8 @@ class Effects:
                            "card": self.tables.names[play.card], "clause": fallback.id})
                 play.stopped = True
             return
+        if not self.tables.countered[play.card]:
+            return
         for seat in (play.target,) if play.target is not None else play.targets:
             if seat != play.player and self.counter(seat, play):
                 play.stopped = True
@@ -144,7 +146,12 @@ class Effects:
         """The target discards their hand (without its effect) and draws a new card."""
         step.clause.need()
         assert play.target is not None
-        self.discard_and_draw(play.target, step.modifiers.get("empty_deck"))
+        empty = step.modifiers.get("empty_deck")
+        if not self.deck and empty is not None and empty.need() == "no_effect":
+            self.emit({"type": "no_effect", "player": play.player,
+                       "card": self.tables.names[play.card], "clause": empty.id})
+            return
+        self.discard_and_draw(play.target, empty)
 
     def step_draw_return(self, step: Step, play: Play) -> None:
         """Draw cards into hand, then wait for the player to keep one and return the rest."""
@@ -237,7 +244,9 @@ class Effects:
             self.discard(seat, card)
             if not self.alive[seat]:
                 return
-        fallback = empty_deck if empty_deck is not None and empty_deck.need() == "set_aside" else None
+        fallback = None
+        if empty_deck is not None and not self.deck and empty_deck.need() == "set_aside":
+            fallback = empty_deck
         self.draw(seat, fallback, empty_deck.id if empty_deck else self.tables.clause("turn_draw").id)
 
     def discard(self, player: int, card: int) -> None:
@@ -270,11 +279,12 @@ class Effects:
         A card in their discard pile that pays a token on elimination pays it (and that token
         may end the game at once).
         """
+        self.tables.clause("elimination").need()
         self.alive[player] = False
         self.protected[player] = None
         self.emit({"type": "eliminate", "player": player, "by": self.tables.names[by_card],
                    "clause": clause.id})
-        paying = [self.tables.edition.cards[c].eliminated_token for c in self.discards[player]]
+        paying = [self.tables.eliminated_token[c] for c in self.discards[player]]
         hand = self.hands[player]
         while hand:
             card = hand.pop(0)
@@ -294,7 +304,7 @@ class Effects:
 
     def end_game_if_won(self) -> bool:
         """End the game if someone has reached the token target; True when it ended."""
-        target = self.edition.player_table("tokens_to_win", self.players)
+        target = self.tables.number("tokens_to_win")
         reached = [seat for seat in range(self.players) if self.tokens[seat] >= target]
         if not reached:
             return False

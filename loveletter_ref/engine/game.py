@@ -63,6 +63,7 @@ class Game(Effects):
         self.turns = 0
         self.log: list[Event] = []
         self.record: list[dict[str, Any]] = []
+        self._actions: list[Action] = []
         self._mark = 0
         self._programs = _programs(type(self), self.tables)
 
@@ -91,15 +92,16 @@ class Game(Effects):
         starter = first_player if first_player is not None else self._next_starter()
         if not 0 <= starter < self.players:
             raise DeckError(f"first player {starter} is not a seat (0-{self.players - 1})")
+        self._actions = []
         self.record.append({"deck": [self.tables.names[c] for c in order], "first": starter,
-                            "actions": []})
+                            "actions": self._actions})
         self.round += 1
         self._setup(order, starter)
         return self._flush()
 
     def _deal_order(self, deck: Sequence[str] | None) -> list[int]:
         names = self.tables.names
-        size = self.edition.player_table("deck_size", self.players)
+        size = self.tables.number("deck_size")
         if size != len(self.tables.deck):
             raise RuleGapError(self.tables.clause("deck_size").id,
                                f"the rules use {size} cards for {self.players} players but name "
@@ -131,8 +133,8 @@ class Game(Effects):
 
     def _setup(self, order: list[int], starter: int) -> None:
         tables, n = self.tables, self.players
-        k = self.edition.player_table("set_aside", n)
-        m = self.edition.player_table("face_up", n, default=0)
+        k = tables.number("set_aside")
+        m = tables.number("face_up")
         deal = tables.clause("deal").need()
         self.set_aside = order[:k]
         self.face_up = order[k:k + m]
@@ -191,6 +193,7 @@ class Game(Effects):
         if self.protected[player] is not None:
             self.protected[player] = None
             self.log.append({"type": "unprotect", "player": player})
+        self.tables.clause("turn_draw").need()
         if not self.deck:
             raise RuleGapError(self.tables.clause("turn_draw").id,
                                f"player {player} starts a turn with an empty deck")
@@ -232,19 +235,20 @@ class Game(Effects):
         bonus = sum(self.tables.showdown_bonus[c] for c in self.discards[seat])
         return self.tables.values[self.hands[seat][0]] + bonus
 
-    def _beats(self, a: int, b: int) -> bool:
-        """At the showdown, does seat `a`'s hand beat seat `b`'s?"""
+    def _beats(self, a: int, b: int, scores: dict[int, int]) -> bool:
+        """At the showdown, does seat `a`'s hand beat seat `b`'s (given each seat's score)?"""
         card_a, card_b = self.hands[a][0], self.hands[b][0]
         if card_b in self.tables.loses_to[card_a]:
             return False
         if card_a in self.tables.loses_to[card_b]:
             return True
-        return self.showdown_value(a) > self.showdown_value(b)
+        return scores[a] > scores[b]
 
     def _showdown(self, alive: list[int]) -> list[int]:
         showdown = self.tables.clause("showdown")
         showdown.need()
-        tied = [a for a in alive if not any(self._beats(b, a) for b in alive if b != a)]
+        scores = {seat: self.showdown_value(seat) for seat in alive}
+        tied = [a for a in alive if not any(self._beats(b, a, scores) for b in alive if b != a)]
         if not tied:
             raise RuleGapError(showdown.id, "every hand is beaten by another: nobody is highest")
         if len(tied) == 1:
@@ -286,10 +290,11 @@ class Game(Effects):
             if predicted in winners:
                 self.gain(seat, clause.need()["amount"], "bonus", clause)
         for card, clause in self.tables.bonuses:
-            rule = clause.need()
             holders = [s for s in range(self.players) if self.alive[s] and card in self.discards[s]]
-            if len(holders) == 1:
-                self.gain(holders[0], rule["amount"], "bonus", clause)
+            if holders and len(holders) == 1:
+                self.gain(holders[0], clause.need()["amount"], "bonus", clause)
+            elif holders:
+                clause.need()
         self.end_game_if_won()
 
     # -- legality ----------------------------------------------------------------------------
@@ -368,7 +373,8 @@ class Game(Effects):
             return [Action(PLAY, name, targets=choice, look=look) for look in looks]
         if decision.guess is None:
             return [Action(PLAY, name, choice)]
-        return [Action(PLAY, name, choice, g) for g in decision.guesses]
+        decision.guess.clause.need()
+        return [_guessing(name, choice, g) for g in decision.guesses]
 
     def _play_actions(self) -> list[Action]:
         return [action for card, choices in self._options() for choice in choices
@@ -384,8 +390,18 @@ class Game(Effects):
         if decision.choose is None:
             return Action(PLAY, self.tables.names[card])
         choices = self.choices(decision)
-        plays = self._plays(card, choices[int(rng.random() * len(choices))])
-        return plays[int(rng.random() * len(plays))]
+        choice = choices[int(rng.random() * len(choices))]
+        pick = rng.random()
+        name = self.tables.names[card]
+        if choice is None:
+            return Action(PLAY, name)
+        if isinstance(choice, tuple):
+            return Action(PLAY, name, targets=choice,
+                          look=choice[int(pick * len(choice))] if decision.look_choice else None)
+        if decision.guess is None:
+            return Action(PLAY, name, choice)
+        decision.guess.clause.need()
+        return Action(PLAY, name, choice, decision.guesses[int(pick * len(decision.guesses))])
 
     def _respond_actions(self) -> list[Action]:
         assert self.pending is not None and self.pending.clause.card is not None
@@ -453,6 +469,8 @@ class Game(Effects):
             assert self.forced is not None
             raise IllegalActionError(self.forced[1].id, f"the next card played must choose player "
                                                         f"{self.forced[0]}")
+        if decision.guess is not None and action.target is not None:
+            decision.guess.clause.need()
         if decision.guess is None or action.target is None:
             if action.guess is not None:
                 clause = decision.guess or decision.choose
@@ -537,7 +555,7 @@ class Game(Effects):
 
     def apply_unchecked(self, action: Action) -> list[Event]:
         """Apply an action known to be legal (from `legal_actions`)."""
-        self.record[-1]["actions"].append(action)
+        self._actions.append(action)
         if action.kind == KEEP:
             self._keep(action)
         elif action.kind == RESPOND:
@@ -550,12 +568,20 @@ class Game(Effects):
 
     def _play(self, action: Action) -> None:
         tables, player = self.tables, self.current
+        tables.clause("turn_play").need()
         card = tables.index[action.card]
         self.hands[player].remove(card)
         self.discards[player].append(card)
-        event = action.to_json()
-        del event["type"]
-        self.log.append({"type": "play", "player": player, **event})
+        event: Event = {"type": "play", "player": player, "card": action.card}
+        if action.target is not None:
+            event["target"] = action.target
+        if action.targets:
+            event["targets"] = list(action.targets)
+            if action.look is not None:
+                event["look"] = action.look
+        if action.guess is not None:
+            event["guess"] = action.guess
+        self.log.append(event)
         self.forced = None
         out = tables.discard_out[card]
         if out is not None and out.need() in ("any_reason", "when_played"):
@@ -596,13 +622,14 @@ class Game(Effects):
 
     def hand_names(self, seat: int) -> list[str]:
         """A seat's hand as card names in canonical order (by value, then name)."""
-        tables = self.tables
-        order = sorted(self.hands[seat], key=lambda c: (tables.values[c], tables.names[c]))
-        return [tables.names[c] for c in order]
+        names, hand = self.tables.names, self.hands[seat]
+        if len(hand) < 2:
+            return [names[c] for c in hand]
+        return [names[c] for c in sorted(hand, key=self.tables.rank.__getitem__)]
 
     def state(self) -> dict[str, Any]:
         """The canonical, complete state (see docs/formats.md)."""
-        names = self.tables.names
+        name = self.tables.names.__getitem__
         pending: dict[str, Any] | None = None
         if self.phase is Phase.RESPOND and self.pending is not None:
             pending = {"kind": "respond", "player": self.responder, "card": self.pending.clause.card}
@@ -617,11 +644,11 @@ class Game(Effects):
             "phase": self.phase.value,
             "turn": self.current if self.phase in (Phase.PLAY, Phase.KEEP, Phase.RESPOND) else None,
             "starter": self.starter,
-            "deck": [names[c] for c in reversed(self.deck)],
-            "set_aside": [names[c] for c in self.set_aside],
-            "face_up": [names[c] for c in self.face_up],
+            "deck": list(map(name, reversed(self.deck))),
+            "set_aside": list(map(name, self.set_aside)),
+            "face_up": list(map(name, self.face_up)),
             "hands": [self.hand_names(s) for s in range(self.players)],
-            "discards": [[names[c] for c in pile] for pile in self.discards],
+            "discards": [list(map(name, pile)) for pile in self.discards],
             "eliminated": [not a for a in self.alive],
             "protected": [p is not None for p in self.protected],
             "tokens": list(self.tokens),
@@ -657,7 +684,14 @@ class Game(Effects):
         twin.predictions = list(self.predictions)
         twin.log = list(self.log)
         twin.record = [dict(r, actions=list(r["actions"])) for r in self.record]
+        twin._actions = twin.record[-1]["actions"] if twin.record else []
         return twin
+
+
+def _guessing(card: str, target: int, guess: str | int) -> Action:
+    """A play with a target and a guess, built without NamedTuple's keyword handling (the
+    legal-action list builds one per guessable card, at every decision)."""
+    return tuple.__new__(Action, (PLAY, card, target, guess, (), (), None, None))
 
 
 def _pick(rng: random.Random, items: Sequence[Any]) -> Any:

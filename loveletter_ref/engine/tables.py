@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..errors import RuleGapError
 from ..spec import Clause, Edition, Step
 
 
@@ -47,6 +48,22 @@ class Tables:
     """The cards each card loses to at the showdown whatever the values."""
     marks: bool
     """True when some card leaves marks on players (predictions, forced targets)."""
+    countered: tuple[bool, ...]
+    """Whether some card counters each card when it chooses that card's holder."""
+    eliminated_token: tuple[Clause | None, ...]
+    """The rule paying a token to a player knocked out with each card in their discards."""
+    rank: tuple[int, ...]
+    """Each card's place in the canonical order of a hand (by value, then name)."""
+    numbers: dict[str, int | None]
+    """Player-count rules (deck_size, set_aside, face_up, tokens_to_win) for this player count;
+    None where the spec gives no number (asking `number` then raises the rule gap)."""
+
+    def number(self, kind: str) -> int:
+        """A player-count rule's number for this game (RuleGapError when the spec is silent)."""
+        value = self.numbers[kind]
+        if value is None:
+            return self.edition.player_table(kind, self.players, default=0 if kind == "face_up" else None)
+        return value
 
     def clause(self, key: str) -> Clause:
         """A general clause by its rule kind."""
@@ -96,7 +113,20 @@ def tables_for(edition: Edition, players: int) -> Tables:
         showdown_bonus=tuple(c.showdown_bonus.need() if c.showdown_bonus else 0 for c in cards),
         loses_to=tuple(c.loses_to for c in cards),
         marks=any(s.kind in ("predict", "force_next_target") for c in cards for s in c.steps),
+        countered=tuple(any(c.index in other.counters for other in cards) for c in cards),
+        eliminated_token=tuple(c.eliminated_token for c in cards),
+        rank=tuple(sorted(range(len(cards)), key=lambda c: (cards[c].value, cards[c].name)).index(c)
+                   for c in range(len(cards))),
+        numbers={kind: _number(edition, kind, players)
+                 for kind in ("deck_size", "set_aside", "face_up", "tokens_to_win")},
     )
+
+
+def _number(edition: Edition, kind: str, players: int) -> int | None:
+    try:
+        return edition.player_table(kind, players, default=0 if kind == "face_up" else None)
+    except RuleGapError:
+        return None
 
 
 def _order_step(clause: Clause) -> int | None:

@@ -18,7 +18,7 @@ from .yamlsafe import Positions, load_yaml
 
 __all__ = [
     "Card", "Clause", "ClauseStatus", "Edition", "Source", "Step", "check_spec", "find_spec",
-    "known_specs", "load_spec",
+    "known_specs", "load_document", "load_spec",
 ]
 
 
@@ -113,6 +113,20 @@ def _load(path: Path, choices: tuple[tuple[str, int], ...]) -> Edition:
     if problems:
         raise SpecError(problems)
     return compile_spec(data, positions, path, dict(choices), _kind_of(data))
+
+
+def load_document(name: str | Path) -> tuple[Path, dict[str, Any], Positions]:
+    """A valid spec's file, plain data (any `extends` base merged in) and positions.
+
+    For tools that build specs of their own from a spec's data (`compile_spec`), such as the
+    clause-by-clause hybrids of `llcheck disputes`. SpecError when the spec is not valid.
+    """
+    path = find_spec(name).resolve()
+    data, positions = _document(path)
+    problems = _problems(data, positions, str(path))
+    if problems:
+        raise SpecError(problems)
+    return path, data, positions
 
 
 def load_spec(name: str | Path, choices: Mapping[str, int] | None = None) -> Edition:

@@ -39,7 +39,8 @@ class _Compiler:
         common = dict(id=f"{self.prefix}.{key}", key=key, card=card, note=raw.get("note"),
                       where=(self.file, line, col), novel=raw.get("novel", False))
         if "versions" in raw:
-            versions = tuple(self._body(v, vocabulary, common, ClauseStatus.CONTRADICTED, index=k)
+            versions = tuple(self._body(v, vocabulary, {**common, "novel": v.get("novel", common["novel"])},
+                                        ClauseStatus.CONTRADICTED, index=k)
                              for k, v in enumerate(raw["versions"]))
             chosen = versions[self.choices.get(key, 0)]
             return Clause(**{**chosen.__dict__, "versions": versions,

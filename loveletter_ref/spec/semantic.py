@@ -187,7 +187,8 @@ class _Checks:
         if kind == "next_first" and not self.reading:
             for case, what in (("several", "several players"), ("none", "nobody")):
                 if case not in value:
-                    yield where + (kind,), f"next_first: say who starts after a round won by {what} ({case!r})"
+                    yield where + (kind,), (f"next_first: say who starts after a round won by {what} "
+                                            f"({case!r})")
         if kind == "tie":
             terminal = [i for i, step in enumerate(value) if step in ("all_win", "nobody")]
             if terminal and terminal[0] != len(value) - 1:
