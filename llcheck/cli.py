@@ -10,6 +10,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from loveletter_ref.errors import EngineError, SpecError
 
@@ -20,14 +21,27 @@ COMMANDS = {
     "validate": "check spec files against the schema and the semantic rules",
     "show": "print an edition's cards and rules with their clause ids",
     "simulate": "play random legal games and print statistics",
+    "serve": "run an engine as a protocol program on stdin/stdout",
+    "check": "run the conformance corpus against an engine: a verdict per rule clause",
+    "record": "record an engine's behaviour as a baseline for check --baseline (regression testing in CI)",
+    "cases": "list, show, check and measure the coverage of the conformance case corpus",
+    "perft": "count the legal action sequences of a fixed deal, or compare an engine's count",
+    "probe": "prove what can never happen in a round and find games for what can (z3)",
+    "disputes": "compare rulebook readings: where they differ, a witness game or a proof it never matters",
 }
 """Subcommand name -> one-line help; the module `llcheck.commands.<name>` implements it."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(exitcodes.BAD_INPUT, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered."""
-    parser = argparse.ArgumentParser(
-        prog="llcheck", description="Love Letter rules checker and conformance suite.")
+    parser = _Parser(prog="llcheck", description="Love Letter rules checker and conformance suite.")
     parser.add_argument("--version", action="version", version=f"llcheck {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, help_text in COMMANDS.items():
@@ -40,7 +54,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run llcheck; returns the exit code."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # named after the subcommand, not after llcheck as argparse would
+        parser.prog = f"llcheck {args.command}"
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return int(args.run(args))
     except SpecError as exc:

@@ -6,15 +6,30 @@ from collections.abc import Sequence
 
 import pytest
 
+from llcheck.properties import profiles
 from loveletter_ref import Action, Game, load_spec
 from loveletter_ref.engine import build_deck
 from loveletter_ref.spec import Edition
 
 EDITIONS = ("classic", "z-man-2019")
 
+profiles.load()  # hypothesis profile `ci` (fast, derandomized) unless $HYPOTHESIS_PROFILE names another
+
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "clause(*ids): the rule clauses (full ids) a test checks")
+
+
+CORPUS_COVERAGE = pytest.StashKey[str]()
+"""The clause coverage table of the case corpus, set by tests/test_corpus.py."""
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    """Print the corpus coverage (clause -> required cases) after the test results, as CI shows it."""
+    table = config.stash.get(CORPUS_COVERAGE, "")
+    if table:
+        terminalreporter.section("conformance corpus: clauses covered by required cases")
+        terminalreporter.write_line(table)
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,147 @@
+"""The baseline part of a check's reports: text, the JSON report's `baseline` section, JUnit.
+
+Each changed case or game is printed like a conformance failure: what it is, the first step whose
+answers differ, what differs there, before and after, and a command replaying just that unit.
+"""
+
+from __future__ import annotations
+
+import shlex
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+
+from .checking import FileOutcome
+from .delta import Json
+from .diff import CHANGED, NOT_RUN, SAME, Outcome, show
+from .diff import summary as parts_summary
+
+WIDTH = 160
+"""Before and after values longer than this are shortened in text (the JSON report keeps them)."""
+
+LABELS = {CHANGED: "CHANGED", NOT_RUN: "NOT RUN"}
+
+
+def replay_command(base: str, path: str, unit_id: str) -> str:
+    """The command that replays one unit of a baseline (`base`: the check command and engine)."""
+    return f"{base} --baseline {shlex.quote(path)} --run {shlex.quote(unit_id)}"
+
+
+def update_command(impl: str, path: str) -> str:
+    """The command that records a baseline again, with the settings its header holds."""
+    return f"llcheck record --impl {shlex.quote(impl)} --out {shlex.quote(path)}"
+
+
+def text_lines(files: list[FileOutcome], base: str, impl: str, interrupted: bool) -> list[str]:
+    """The baseline section of the text report."""
+    lines: list[str] = []
+    for done in files:
+        baseline = done.baseline
+        lines += ["", f"baseline {baseline.path}: {baseline.edition}, recorded from {baseline.engine}"]
+        lines += [f"  note: {note}" for note in done.notes]
+        for outcome in done.outcomes:
+            if outcome.status != SAME:
+                lines += [""] + _unit(outcome, replay_command(base, baseline.path, outcome.unit.id))
+        if done.changed:
+            lines += ["", f"  to accept these changes on purpose: {update_command(impl, baseline.path)}"]
+        lines.append(_summary(done))
+    if interrupted:
+        lines.append("baseline: interrupted; the cases and games compared so far are shown")
+    return lines
+
+
+def _unit(outcome: Outcome, replay: str) -> list[str]:
+    unit = outcome.unit
+    lines = [f"{LABELS[outcome.status]} {unit.kind} {unit.id}"]
+    change = outcome.change
+    if change is not None:
+        lines.append(f"  {change.where()}: {change.what()}")
+        if change.detail:
+            lines.append(f"    {change.detail}")
+        lines.append(f"    before: {show(change.before, WIDTH)}")
+        lines.append(f"    after:  {show(change.after, WIDTH)}")
+    elif outcome.message:
+        lines.append(f"  {outcome.message}")
+    lines.append(f"  replay: {replay}")
+    return lines
+
+
+def _summary(done: FileOutcome) -> str:
+    cases = sum(1 for outcome in done.outcomes if outcome.unit.kind == "case")
+    games = len(done.outcomes) - cases
+    text = (f"baseline: {_count(cases, 'case')} and {_count(games, 'game')}: {done.count(SAME)} same, "
+            f"{done.count(CHANGED)} changed, {done.count(NOT_RUN)} not run in {done.seconds:.2f}s")
+    if done.dropped:
+        text += f"; capabilities no longer claimed: {', '.join(sorted(done.dropped))}"
+    return text
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def to_json(files: list[FileOutcome], base: str, impl: str) -> list[Json]:
+    """The `baseline` section of the JSON report: one entry per file."""
+    return [_file_json(done, base, impl) for done in files]
+
+
+def _file_json(done: FileOutcome, base: str, impl: str) -> Json:
+    baseline = done.baseline
+    return {
+        "file": baseline.path, "edition": baseline.edition, "recorded": baseline.header,
+        "summary": {"total": len(done.outcomes), SAME: done.count(SAME), CHANGED: done.count(CHANGED),
+                    NOT_RUN: done.count(NOT_RUN)},
+        "dropped_capabilities": sorted(done.dropped), "notes": done.notes, "seconds": round(done.seconds, 3),
+        "update": update_command(impl, baseline.path) if done.changed else None,
+        "units": [_unit_json(outcome, replay_command(base, baseline.path, outcome.unit.id))
+                  for outcome in done.outcomes],
+    }
+
+
+def _unit_json(outcome: Outcome, replay: str) -> Json:
+    out: Json = {"id": outcome.unit.id, "kind": outcome.unit.kind, "status": outcome.status,
+                 "seconds": round(outcome.seconds, 6), "message": outcome.message,
+                 "change": outcome.change.to_json() if outcome.change is not None else None,
+                 "replay": replay if outcome.status != SAME else None}
+    return out
+
+
+def junit_suites(section: list[Json], clean: Callable[[str], str]) -> list[ET.Element]:
+    """One `<testsuite name="baseline/EDITION">` per file, one `<testcase>` per case or game.
+
+    A changed unit is a `<failure type="baseline_changed">`, one not run an `<error>`; `clean`
+    makes text safe for XML.
+    """
+    suites = []
+    for done in section:
+        units = done["units"]
+        suite = ET.Element("testsuite", name=f"baseline/{done['edition']}", tests=str(len(units)),
+                           failures=str(done["summary"][CHANGED]), errors=str(done["summary"][NOT_RUN]),
+                           skipped="0", time=f"{done['seconds']:.3f}")
+        properties = ET.SubElement(suite, "properties")
+        ET.SubElement(properties, "property", name="baseline", value=clean(done["file"]))
+        for unit in units:
+            suite.append(_testcase(done, unit, clean))
+        suites.append(suite)
+    return suites
+
+
+def _testcase(done: Json, unit: Json, clean: Callable[[str], str]) -> ET.Element:
+    case = ET.Element("testcase", classname=f"baseline.{done['edition']}.{unit['kind']}",
+                      name=clean(unit["id"]), time=f"{unit['seconds']:.6f}", file=clean(done["file"]))
+    if unit["status"] == CHANGED:
+        change = unit["change"]
+        summary = f"behaves differently from the baseline: {parts_summary(change['what'])}"
+        ET.SubElement(case, "failure", message=clean(summary),
+                      type="baseline_changed").text = clean(_details(change, unit))
+    elif unit["status"] == NOT_RUN:
+        message = clean(unit["message"])
+        ET.SubElement(case, "error", message=message, type="not_run").text = message
+    return case
+
+
+def _details(change: Json, unit: Json) -> str:
+    where = f"round {change['round']}, step {change['step']}" if change["round"] else "the case"
+    before, after = show(change["before"]), show(change["after"])
+    lines = [f"{where}: {parts_summary(change['what'])}", change["detail"], f"before: {before}",
+             f"after:  {after}", f"replay: {unit['replay']}"]
+    return "\n".join(line for line in lines if line)

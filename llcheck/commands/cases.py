@@ -1,0 +1,131 @@
+"""Inspect and check the conformance case corpus (the format: docs/cases.md).
+
+--validate: every file matches the schema, ids are unique, every clause a case names exists,
+every deck is its edition's deck, every clause of every edition is covered by a required case,
+and every case passes against the reference engine (exit 2 for bad files, 1 for gaps or
+failures). --coverage: clause -> required cases, uncovered clauses listed (exit 1 if any).
+--list: the cases, filtered by --tag, --clause, --edition, --status. --show ID: one case."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from loveletter_ref.spec import load_spec
+
+from .. import exitcodes
+from ..errors import UsageError
+from ..harness.cases import STATUSES, Case, CaseError, corpus_dir, coverage, load_corpus
+from ..harness.clauses import clause_quote
+from ..harness.jsonfmt import dumps
+from ..harness.selfcheck import validate
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    action = parser.add_mutually_exclusive_group()
+    action.add_argument("--validate", action="store_true", help="run every self-check of the corpus")
+    action.add_argument("--coverage", action="store_true", help="print clause -> required cases")
+    action.add_argument("--list", action="store_true", help="list the cases (the default)")
+    action.add_argument("--show", metavar="ID", help="print one case, with its clauses' quotes")
+    parser.add_argument("--tag", action="append", default=[], metavar="T", help="--list: cases with this tag")
+    parser.add_argument("--clause", action="append", default=[], metavar="C",
+                        help="--list: cases naming this clause id")
+    parser.add_argument("--edition", action="append", default=[], metavar="E", help="only this edition")
+    parser.add_argument("--status", action="append", default=[], choices=STATUSES,
+                        help="only this corpus folder")
+    parser.add_argument("--root", type=Path, metavar="DIR",
+                        help=f"the corpus folder (default {corpus_dir()})")
+    parser.add_argument("--json", action="store_true", help="--coverage, --list: print JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.validate:
+        return _validate(args.root)
+    cases = load_corpus(args.root)
+    if args.show:
+        return _show(cases, args.show)
+    if args.coverage:
+        return _coverage(cases, args.edition, args.json)
+    return _list(_chosen(cases, args), args.json)
+
+
+def _chosen(cases: list[Case], args: argparse.Namespace) -> list[Case]:
+    def wanted(case: Case) -> bool:
+        return ((not args.edition or case.edition in args.edition)
+                and (not args.status or case.status in args.status)
+                and all(tag in case.tags for tag in args.tag)
+                and all(clause in case.clauses for clause in args.clause))
+    return [case for case in cases if wanted(case)]
+
+
+def _list(cases: list[Case], as_json: bool) -> int:
+    if as_json:
+        print(json.dumps([{"id": c.id, "status": c.status, "edition": c.edition, "players": c.players,
+                           "clauses": list(c.clauses), "tags": list(c.tags), "description": c.description,
+                           "file": c.where} for c in cases], indent=2, ensure_ascii=False))
+        return exitcodes.OK
+    width = max((len(c.id) for c in cases), default=0)
+    for case in cases:
+        print(f"{case.id:<{width}}  {case.status:<8}  {case.description}")
+    counts = Counter(case.status for case in cases)
+    print(f"{len(cases)} cases: " + ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s]))
+    return exitcodes.OK
+
+
+def _show(cases: list[Case], case_id: str) -> int:
+    found = next((case for case in cases if case.id == case_id), None)
+    if found is None:
+        near = [case.id for case in cases if case_id in case.id][:5]
+        raise UsageError(f"no case {case_id!r}" + (f" (did you mean {', '.join(near)}?)" if near else ""))
+    print(f"# {found.where} [{found.status}]")
+    for clause in found.clauses:
+        print(f"# {clause}: {clause_quote(clause)}")
+    print(dumps(found.to_json()))
+    return exitcodes.OK
+
+
+def _coverage(cases: list[Case], editions: list[str], as_json: bool) -> int:
+    table = coverage(cases)
+    if editions:
+        wanted = {clause for name in editions for clause in load_spec(name).clauses}
+        table = {clause: ids for clause, ids in table.items() if clause in wanted}
+    uncovered = [clause for clause, ids in table.items() if not ids]
+    if as_json:
+        print(json.dumps({"coverage": table, "uncovered": uncovered}, indent=2))
+    else:
+        width = max((len(clause) for clause in table), default=0)
+        for clause, ids in table.items():
+            print(f"{clause:<{width}}  {len(ids):>3}  {', '.join(ids) if ids else 'UNCOVERED'}")
+        covered = len(table) - len(uncovered)
+        print(f"{covered} of {len(table)} clauses covered by required cases"
+              + (f"; uncovered: {', '.join(uncovered)}" if uncovered else ""))
+    return exitcodes.FAILED if uncovered else exitcodes.OK
+
+
+def _validate(root: Path | None) -> int:
+    try:
+        verdict = validate(root)
+    except CaseError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        print(f"llcheck cases: {len(exc.problems)} problem(s) in the case files", file=sys.stderr)
+        return exitcodes.BAD_INPUT
+    for problem in verdict.problems:
+        print(problem, file=sys.stderr)
+    if verdict.problems:
+        return exitcodes.BAD_INPUT
+    for clause in verdict.uncovered:
+        print(f"{clause}: no required case names this clause", file=sys.stderr)
+    for result in verdict.failures:
+        print(f"{result.file}: case {result.id}: {result.status} against the reference engine: "
+              f"{result.message}", file=sys.stderr)
+    counts = Counter(case.status for case in verdict.cases)
+    files = len({case.path for case in verdict.cases})
+    folders = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
+    gaps, failures = len(verdict.uncovered), len(verdict.failures)
+    print(f"{files} files, {len(verdict.cases)} cases ({folders}); {gaps} clauses uncovered; "
+          f"{failures} failing against the reference")
+    return exitcodes.FAILED if verdict.uncovered or verdict.failures else exitcodes.OK

@@ -1,0 +1,346 @@
+"""Run the conformance corpus against an engine and give a verdict per rule clause.
+
+The engine is --impl: `reference` (in process), `python:MODULE:CLASS` (an in-process adapter),
+or a command speaking the protocol of docs/protocol.md; by default the bundled reference engine
+over the protocol (`python -m llcheck serve`). Each failure names the case, its clauses with
+their rulebook quotes, the first point where the engine diverged, and a command replaying just
+that case. Exit codes: 0 all passed, 1 failures, 2 bad usage or input, 3 the engine could not be
+started or talked to, 4 (--baseline, docs/ci.md) conformant but behaving differently from the
+baseline, 130 interrupted (results so far are written)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import shlex
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO
+
+from loveletter_ref.spec import load_spec
+
+from .. import exitcodes
+from ..baseline import checking as baseline
+from ..baseline import report as baseline_report
+from ..engines import Engine, EngineFailure
+from ..engines import options as engine_options
+from ..engines.loader import Impl, describe, engine_factory, serve_command
+from ..errors import UsageError
+from ..harness import campaigns
+from ..harness.cases import STATUSES, Case, load_corpus
+from ..harness.interrupts import StopSignals
+from ..harness.junit import junit_xml
+from ..harness.known import KnownFailures
+from ..harness.report import Report, ResultsStream, RunInfo, open_output, write_json
+from ..harness.results import BAD, Result, Tally
+from ..harness.runner import run_cases
+from ..harness.select import DEFAULT_GROUPS, Selection
+from ..harness.text import text_report
+from ..progress import Progress
+
+DEFAULT_IMPL = "python -m llcheck serve"
+"""How reports name the default engine: the bundled reference engine over the protocol."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    engine = parser.add_argument_group("engine")
+    engine.add_argument("--impl", metavar="reference|COMMAND|python:MODULE:CLASS",
+                        help=f"the engine under test (default: {DEFAULT_IMPL}, the reference engine "
+                             "over the protocol)")
+    engine.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                        help="seconds a protocol engine may take to answer one request (default 10)")
+    engine.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="engines run in parallel, one case at a time each (default 1)")
+    engine.add_argument("--validate-protocol", action="store_true",
+                        help="check every message the engine sends against the protocol schema")
+    engine.add_argument("--case-timeout", type=float, default=60.0, metavar="S",
+                        help="seconds a protocol engine may take for one whole case (default 60)")
+    engine_options.add_arguments(engine)
+    cases = parser.add_argument_group("cases")
+    cases.add_argument("--edition", action="append", metavar="E",
+                       help="editions to check (default: every edition of the corpus the engine plays)")
+    cases.add_argument("--status", action="append", choices=STATUSES, metavar="FOLDER",
+                       help=f"corpus folders to run (default: {', '.join(DEFAULT_GROUPS)}; "
+                            f"choices: {', '.join(STATUSES)})")
+    cases.add_argument("--assume", metavar="READING",
+                       help="run the disputed cases that follow this rulebook reading")
+    cases.add_argument("--run", action="append", default=[], dest="only", metavar="GLOB",
+                       help="only the case ids matching (repeatable)")
+    cases.add_argument("--skip", action="append", default=[], metavar="GLOB",
+                       help="leave out the case ids matching (repeatable)")
+    cases.add_argument("--known-failures", metavar="FILE",
+                       help="case ids (one per line, with the reason) that must keep failing")
+    cases.add_argument("--corpus", metavar="DIR", help="a case folder instead of the bundled corpus")
+    more = parser.add_argument_group("properties and fuzzing")
+    more.add_argument("--properties", action="store_true",
+                      help="also check the invariants of docs/properties.md, per edition and player count")
+    more.add_argument("--profile", default="ci", help="hypothesis profile of --properties (default ci)")
+    more.add_argument("--fuzz", type=int, metavar="N",
+                      help="also fuzz N games per edition and player count against the reference engine")
+    more.add_argument("--seed", type=int, default=0, help="seed of --properties and --fuzz (default 0)")
+    more.add_argument("--fuzz-dir", default="llcheck-results/fuzz", metavar="DIR",
+                      help="where --fuzz saves the cases it finds (default llcheck-results/fuzz)")
+    out = parser.add_argument_group("reports")
+    out.add_argument("--json", metavar="FILE",
+                     help="write the JSON report (conformance/schema/report.schema.json)")
+    out.add_argument("--junit", metavar="FILE", help="write a JUnit XML report for CI")
+    out.add_argument("--results", metavar="FILE", help="stream one JSON line per result as the run goes")
+    out.add_argument("-q", "--quiet", action="store_true", help="leave out the per-clause and per-tag tables")
+    baseline.add_arguments(parser)
+
+
+def _check_numbers(args: argparse.Namespace) -> None:
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    for option in ("timeout", "case_timeout"):
+        if not 0 < getattr(args, option) < math.inf:
+            raise UsageError(f"--{option.replace('_', '-')} must be a positive number of seconds")
+    if args.fuzz is not None and args.fuzz < 1:
+        raise UsageError("--fuzz must be at least 1")
+
+
+class _Outputs:
+    """The report files, opened before the run so that a bad path fails early.
+
+    A report that cannot be written (a full disk, say) is named in `problems` and on stderr; the
+    run goes on and ends with exit code 2.
+    """
+
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.problems: list[str] = []
+        self.files: dict[str, IO[str]] = {}
+        for option in ("results", "json", "junit"):
+            path = getattr(args, option)
+            if path:
+                try:
+                    self.files[option] = open_output(path)
+                except OSError as exc:
+                    self.close()
+                    raise UsageError(f"--{option} {path}: {exc.strerror or exc}") from None
+        self.stream = ResultsStream(self.files["results"]) if "results" in self.files else None
+
+    def begin(self, info: RunInfo) -> None:
+        """Start the results stream."""
+        stream = self.stream
+        if stream is not None and not self._write("results", lambda: stream.begin(info)):
+            self.stream = None
+
+    def result(self, result: Result) -> None:
+        """Stream one result."""
+        stream = self.stream
+        if stream is not None and not self._write("results", lambda: stream.result(result)):
+            self.stream = None
+
+    def finish(self, report: Report) -> None:
+        """Write the reports that are written at the end."""
+        stream = self.stream
+        if stream is not None:
+            self._write("results", lambda: stream.end(report))
+        if "json" in self.files:
+            self._write("json", lambda: write_json(self.files["json"], report))
+        if "junit" in self.files:
+            self._write("junit", lambda: _write_junit(self.files["junit"], report))
+
+    def _write(self, option: str, write: Callable[[], None]) -> bool:
+        """Run `write`; on an OSError note the problem, close the file and return False."""
+        try:
+            write()
+        except OSError as exc:
+            path = getattr(self.args, option)
+            self.problems.append(f"cannot write --{option} {path}: {exc.strerror or exc}")
+            print(f"llcheck check: {self.problems[-1]}", file=sys.stderr)
+            with contextlib.suppress(OSError):
+                self.files[option].close()
+            return False
+        return True
+
+    def close(self) -> None:
+        """Close every file (after an early error)."""
+        for out in self.files.values():
+            out.close()
+
+
+def _write_junit(out: IO[str], report: Report) -> None:
+    with out:
+        out.write(junit_xml(report).decode("utf-8"))
+
+
+class _Replay:
+    """Builds the one-line command that runs one result again."""
+
+    def __init__(self, args: argparse.Namespace):
+        self.base = "llcheck check"
+        if args.impl is not None:
+            self.base += f" --impl {shlex.quote(args.impl)}"
+        if args.corpus:
+            self.base += f" --corpus {shlex.quote(args.corpus)}"
+        if args.validate_protocol:
+            self.base += " --validate-protocol"
+        for option, default in (("timeout", 10.0), ("case_timeout", 60.0)):
+            if getattr(args, option) != default:
+                self.base += f" --{option.replace('_', '-')} {getattr(args, option):g}"
+        self.base += "".join(f" {shlex.quote(part)}" for part in engine_options.given(args))
+        self.args = args
+
+    def __call__(self, result: Result) -> str:
+        extra = ""
+        if result.kind == "property":
+            extra = f" --properties --profile {shlex.quote(self.args.profile)} --seed {self.args.seed}"
+        elif result.kind == "fuzz":
+            extra = f" --fuzz {self.args.fuzz} --seed {self.args.seed}"
+        elif result.group not in DEFAULT_GROUPS:
+            extra = f" --status {result.group}"
+        if result.kind != "case":
+            extra += f" --edition {result.edition}"
+        return f"{self.base}{extra} --run {shlex.quote(result.id)}"
+
+
+def _editions(args: argparse.Namespace, corpus: list[Case], plays: tuple[str, ...]) -> list[str]:
+    """The editions to check: --edition (each one the engine plays), else every corpus edition it plays."""
+    offered = ", ".join(plays) or "nothing"
+    if args.edition:
+        for edition in args.edition:
+            if edition not in plays:
+                raise UsageError(f"the engine does not play {edition} (it plays: {offered})")
+        return list(dict.fromkeys(args.edition))
+    editions = [e for e in dict.fromkeys(case.edition for case in corpus) if e in plays]
+    if not editions:
+        raise UsageError(f"the engine plays none of the corpus editions (it plays: {offered})")
+    return editions
+
+
+def _select(args: argparse.Namespace, corpus: list[Case],
+            engine: Engine) -> tuple[list[str], Selection, list[Case]]:
+    """The editions, the selection and the cases it takes (UsageError when nothing would run)."""
+    editions = _editions(args, corpus, engine.hello.editions)
+    groups = tuple(args.status or (("disputed",) if args.assume else DEFAULT_GROUPS))
+    selection = Selection(editions, groups, args.assume, args.only, args.skip)
+    cases = selection.choose(corpus)
+    if not cases and not (args.properties or args.fuzz or args.baseline):
+        raise UsageError("no case is selected (check --edition, --status, --assume, --run and --skip)")
+    return editions, selection, cases
+
+
+def run(args: argparse.Namespace) -> int:
+    with StopSignals() as signals:
+        code = _run(args, signals)
+    if signals.received and code == exitcodes.INTERRUPTED:
+        print(f"llcheck check: stopped by {signals.received}; the results reached so far are kept",
+              file=sys.stderr)
+    return code
+
+
+def _run(args: argparse.Namespace, signals: StopSignals) -> int:
+    began = time.perf_counter()
+    _check_numbers(args)
+    impl: Impl = args.impl if args.impl is not None else serve_command()
+    corpus = load_corpus(Path(args.corpus) if args.corpus else None)
+    known = KnownFailures.load(args.known_failures) if args.known_failures else None
+    if known is not None:
+        known.check_ids(case.id for case in corpus)
+    campaigns.require(args.properties, args.fuzz is not None)
+    baselines = baseline.BaselineCheck(args.baseline) if args.baseline else None
+    make_engine = engine_factory(impl, timeout=args.timeout, validate=args.validate_protocol,
+                                 launch=engine_options.launch(args))
+    outputs = _Outputs(args)
+    try:
+        engine = make_engine()
+    except EngineFailure as exc:
+        outputs.close()
+        print(f"llcheck check: cannot talk to the engine {describe(impl)}: {exc}", file=sys.stderr)
+        return exitcodes.ENGINE
+    except BaseException:
+        outputs.close()
+        raise
+    try:
+        editions, selection, cases = _select(args, corpus, engine)
+    except BaseException:
+        engine.close()
+        outputs.close()
+        raise
+    options = {"editions": editions, "groups": list(selection.groups), "assume": args.assume,
+               "run": args.only, "skip": args.skip, "known_failures": args.known_failures, "jobs": args.jobs,
+               "timeout": args.timeout, "validate_protocol": args.validate_protocol, "corpus": args.corpus,
+               "properties": args.properties, "profile": args.profile if args.properties else None,
+               "fuzz": args.fuzz, "seed": args.seed, "baseline": args.baseline,
+               "case_timeout": args.case_timeout, **engine_options.described(args)}
+    named = args.impl if args.impl is not None else DEFAULT_IMPL
+    session = _Session(args, RunInfo(named, engine.hello, options), known, outputs, cases, baselines)
+    with signals.polled() as stop:
+        outcome = run_cases(cases, make_engine, jobs=args.jobs, engine=engine, on_result=session.record,
+                            case_timeout=args.case_timeout, stop=stop)
+    interrupted = outcome.interrupted or session.campaigns(make_engine, editions)
+    if baselines is not None and not interrupted:
+        interrupted = baselines.run(make_engine, session.selection, corpus, args.corpus)
+    with signals.held():
+        return session.finish(time.perf_counter() - began, interrupted)
+
+
+class _Session:
+    """Collects results as they come: known failures applied, replays added, streamed, counted."""
+
+    def __init__(self, args: argparse.Namespace, info: RunInfo, known: KnownFailures | None,
+                 outputs: _Outputs, cases: list[Case], baselines: baseline.BaselineCheck | None = None):
+        self.args, self.info, self.known, self.outputs = args, info, known, outputs
+        self.baselines = baselines
+        self.replay = _Replay(args)
+        self.selection = Selection(run=args.only, skip=args.skip)
+        self.results: list[Result] = []
+        self.usage_error: UsageError | None = None
+        self.rank = {case.id: n for n, case in enumerate(cases)}
+        self.progress = Progress(len(cases), "cases")
+        outputs.begin(info)
+
+    def record(self, result: Result) -> None:
+        """Take one result."""
+        if result.kind != "case" and not self.selection.wants_id(result.id):
+            return
+        if self.known is not None:
+            result = self.known.apply(result)
+        if result.status in BAD:
+            result.replay = self.replay(result)
+        self.results.append(result)
+        self.outputs.result(result)
+        self.progress.update(len(self.results))
+
+    def campaigns(self, make_engine: campaigns.MakeEngine, editions: list[str]) -> bool:
+        """Run --properties and --fuzz; True when interrupted. A usage error stops them and is kept."""
+        args = self.args
+        specs = [load_spec(e) for e in editions]
+        try:
+            if args.properties:
+                campaigns.run_properties(make_engine, specs, args.profile, args.seed, self.record)
+            if args.fuzz:
+                campaigns.run_fuzz(make_engine, specs, args.fuzz, args.seed, Path(args.fuzz_dir), self.record)
+        except KeyboardInterrupt:
+            return True
+        except UsageError as exc:
+            self.usage_error = exc
+        return False
+
+    def finish(self, seconds: float, interrupted: bool) -> int:
+        """Order the results, write every report, print the text report; the exit code."""
+        self.progress.close()
+        results = sorted(self.results, key=lambda r: (r.kind != "case", self.rank.get(r.id, 0)))
+        if self.usage_error is not None:
+            code = exitcodes.BAD_INPUT
+        elif interrupted:
+            code = exitcodes.INTERRUPTED
+        else:
+            code = exitcodes.OK if Tally.of(results).ok else exitcodes.FAILED
+        report = Report(self.info, results, seconds, interrupted, code)
+        if self.baselines is not None:
+            report.exit_code = code = self.baselines.exit_code(code)
+            report.baseline = baseline_report.to_json(self.baselines.files, self.replay.base, self.info.impl)
+        self.outputs.finish(report)
+        print(text_report(report, quiet=self.args.quiet))
+        if self.baselines is not None:
+            print("\n".join(baseline_report.text_lines(self.baselines.files, self.replay.base, self.info.impl,
+                                                       self.baselines.interrupted)))
+        if self.usage_error is not None:
+            raise self.usage_error
+        return exitcodes.BAD_INPUT if self.outputs.problems and not interrupted else code

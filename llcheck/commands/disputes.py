@@ -1,0 +1,140 @@
+"""Settle disputes between rulebooks.
+
+`llcheck disputes A B` lists every clause on which two specs (two readings, or a reading and an
+edition) differ, each with a verdict: observable (a witness game, told as a story and given as
+a replay for each spec, that the two play differently), vacuous (z3 proved that no game ever
+consults the clause) or undecided within the budget (with what was tried).
+
+`llcheck disputes A` lists a reading's contradictions, each settled between its versions, and
+its silences, each with a game that needs the clause (the reference engine stops with a rule
+gap naming it) or a proof that no game ever does.
+
+`llcheck disputes --all` settles the bundled readings against the editions they describe and
+against each other, and writes docs/disputes.md (and the data behind it, docs/disputes.json,
+which doubles as a cache: unchanged specs are not searched again); `--check` only says whether
+those files are up to date.
+
+Exit codes: 0 when no difference can show (every one is vacuous, or there is none; --all: the
+files were written or are up to date), 1 when some difference is observable or undecided
+(--check: the files are out of date), 2 for bad usage or an invalid spec."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from .. import exitcodes
+from ..disputes import (
+    Budget,
+    audit,
+    audit_json,
+    audit_text,
+    compare,
+    comparison_json,
+    comparison_text,
+    open_side,
+)
+from ..disputes.catalogue import DEFAULT_BUDGET, DEFAULT_DATA, DEFAULT_OUTPUT, DEFAULT_Z3, Catalogue
+from ..errors import UsageError
+from ..specs import parse_choices
+
+TIMEOUT = 20.0
+"""z3's time limit per query for one comparison or audit, in seconds."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("specs", nargs="*", metavar="SPEC",
+                        help="one reading (its contradictions and silences), or two specs to compare")
+    parser.add_argument("--all", action="store_true", help="settle every bundled reading; write the report")
+    parser.add_argument("--version-of", action="append", metavar="CLAUSE=N",
+                        help="play version N of a contradicted clause (on whichever side has it)")
+    parser.add_argument("--timeout", type=float, default=None, metavar="S",
+                        help=f"z3's time limit per query, in seconds; the search gets ten times as "
+                             f"much (default {TIMEOUT:g}; --all: {DEFAULT_Z3:g})")
+    parser.add_argument("--games", type=int, default=None, metavar="N",
+                        help=f"games per player count in the broad search (default {Budget.games})")
+    parser.add_argument("--no-alone", action="store_true",
+                        help="do not settle undecided clauses on their own as well")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--output", type=Path, default=None, metavar="FILE",
+                        help=f"--all: the report to write (default {DEFAULT_OUTPUT})")
+    parser.add_argument("--data", type=Path, default=None, metavar="FILE",
+                        help=f"--all: the verdicts kept beside it (default {DEFAULT_DATA})")
+    parser.add_argument("--check", action="store_true",
+                        help="--all: only check that the files are up to date")
+    parser.add_argument("--refresh", action="store_true",
+                        help="--all: search again even where the specs did not change")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="--all: settle entries in N processes (the results do not depend on N)")
+
+
+def run(args: argparse.Namespace) -> int:
+    bad_timeout = args.timeout is not None and not 0 < args.timeout < math.inf
+    if bad_timeout or (args.games is not None and args.games < 1) or args.jobs < 1:
+        raise UsageError("--timeout must be positive, --games and --jobs at least 1")
+    if args.all:
+        if args.specs:
+            raise UsageError("--all takes no spec names")
+        return _catalogue(args)
+    if args.check or args.refresh or args.output or args.data or args.jobs != 1:
+        raise UsageError("--check, --refresh, --jobs, --output and --data go with --all")
+    if len(args.specs) not in (1, 2):
+        raise UsageError("give one reading, two specs, or --all")
+    choices = parse_choices(args.version_of)
+    sides = [open_side(name, _choices_for(name, choices)) for name in args.specs]
+    timeout = args.timeout or TIMEOUT
+    budget = Budget(games=args.games or Budget.games, seconds=timeout * 10)
+    if len(sides) == 1:
+        data = audit_json(sides[0], audit(sides[0], budget, timeout))
+        _print(data, args.json, audit_text)
+        return exitcodes.OK if all(v["status"] == "vacuous" for v in data["verdicts"]) else exitcodes.FAILED
+    comparison = compare(sides[0], sides[1], budget, timeout, alone=not args.no_alone)
+    data = comparison_json(comparison)
+    _print(data, args.json, comparison_text)
+    return exitcodes.OK if all(v["status"] == "vacuous" for v in data["verdicts"]) else exitcodes.FAILED
+
+
+def _choices_for(name: str, choices: dict[str, int]) -> dict[str, int]:
+    """The `--version-of` choices that concern this spec's contradicted clauses."""
+    from loveletter_ref.spec import load_spec
+
+    spec = load_spec(name)
+    mine = {key: index for key, index in choices.items()
+            if (clause := spec.clause_by_key(key)) is not None and clause.versions}
+    for key, index in mine.items():
+        clause = spec.clause_by_key(key)
+        assert clause is not None
+        if index >= len(clause.versions):
+            raise UsageError(f"{spec.id}: {key} has {len(clause.versions)} versions, not {index + 1}")
+    return mine
+
+
+def _print(data: dict[str, object], as_json: bool, text: object) -> None:
+    if as_json:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        assert callable(text)
+        print(text(data))
+
+
+def _catalogue(args: argparse.Namespace) -> int:
+    budget = DEFAULT_BUDGET if args.games is None else replace(DEFAULT_BUDGET, games=args.games)
+    if args.timeout is not None:
+        budget = replace(budget, seconds=args.timeout * 60)
+    catalogue = Catalogue(args.output or DEFAULT_OUTPUT, args.data or DEFAULT_DATA, budget,
+                          args.timeout or DEFAULT_Z3, progress=True)
+    if args.check:
+        problems = catalogue.check()
+        for problem in problems:
+            print(f"llcheck disputes: {problem}", file=sys.stderr)
+        if problems:
+            return exitcodes.FAILED
+        print(f"{catalogue.output} and {catalogue.data} are up to date")
+        return exitcodes.OK
+    written = catalogue.write(refresh=args.refresh, jobs=args.jobs)
+    print(f"wrote {catalogue.output} and {catalogue.data} ({written})")
+    return exitcodes.OK

@@ -1,0 +1,271 @@
+"""Count the legal action sequences of one fixed deal to a depth (deal-perft, docs/perft.md):
+nodes per depth and terminal nodes (round ends) by winner. --divide splits the count at the
+last depth by first move. With --impl, the engine's counts (it must list legal actions) are
+compared with the reference's; on a difference the divide of both is printed at the first
+depth that differs, with the path to the first node where they disagree. --table checks the
+published tables (conformance/perft/EDITION.json) instead of one deal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from loveletter_ref import Game
+from loveletter_ref.spec import Edition
+
+from .. import exitcodes
+from ..engines.base import Engine, EngineFailure
+from ..engines.loader import REFERENCE, open_engine
+from ..errors import UsageError
+from ..perft import (
+    Branch,
+    Comparison,
+    Deal,
+    Level,
+    PerftError,
+    ReferenceTree,
+    compare,
+    divide,
+    iter_table,
+    load_table,
+    perft,
+    seeded_deal,
+    table_path,
+)
+from ..specs import check_players, edition_arg
+
+MAX_DEPTH = 40
+"""No round of any edition lasts this many decisions."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--edition", metavar="NAME|FILE", help="the edition of the deal")
+    parser.add_argument("--players", type=int, help="player count of the deal")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--deck", metavar="CARDS", help="the full deck, top first, comma-separated")
+    source.add_argument("--seed", type=int, help="the deck the reference engine shuffles from this seed")
+    source.add_argument("--table", nargs="?", const="all", metavar="EDITION|FILE",
+                        help="check every deal of the published tables (default: all editions)")
+    parser.add_argument("--first", type=int, default=0, metavar="SEAT", help="who starts (default 0)")
+    parser.add_argument("--depth", type=int, help="count to this depth (--table: at most this deep)")
+    parser.add_argument("--divide", action="store_true", help="split the count by first move")
+    parser.add_argument("--impl", metavar="ENGINE",
+                        help="compare this engine with the reference (reference, python:MODULE:CLASS "
+                             "or a protocol command)")
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.depth is not None and not 1 <= args.depth <= MAX_DEPTH:
+        raise UsageError(f"--depth must be between 1 and {MAX_DEPTH}")
+    if not 0 < args.timeout < math.inf:
+        raise UsageError("--timeout must be a positive number of seconds")
+    if args.table is not None:
+        return _run_table(args)
+    deal, edition = _deal(args)
+    if args.depth is None:
+        raise UsageError("give --depth N")
+    if args.impl is None:
+        return _count(deal, edition, args)
+    try:
+        engine = _open(args)
+        try:
+            result = compare(engine, deal, args.depth, edition=edition)
+        finally:
+            engine.close()
+    except PerftError as exc:
+        return _engine_broke(exc)
+    except EngineFailure as exc:
+        return _engine_failed(exc)
+    _print_comparison(result, args.json)
+    return exitcodes.OK if result.ok else exitcodes.FAILED
+
+
+def _deal(args: argparse.Namespace) -> tuple[Deal, Edition]:
+    if args.edition is None or args.players is None:
+        raise UsageError("give --edition and --players (and --deck or --seed), or --table")
+    edition = edition_arg(args.edition)
+    check_players(edition, args.players)
+    if not 0 <= args.first < args.players:
+        raise UsageError(f"--first must be a seat (0-{args.players - 1})")
+    if args.deck is not None:
+        cards = tuple(name.strip() for name in args.deck.replace(",", " ").split())
+        Game(edition, args.players).start_round(list(cards))
+        return Deal(edition.id, args.players, cards, args.first), edition
+    if args.seed is None:
+        raise UsageError("give --deck CARDS or --seed S")
+    return seeded_deal(edition, args.players, args.seed, args.first), edition
+
+
+def _open(args: argparse.Namespace) -> Engine:
+    engine = open_engine(args.impl, timeout=args.timeout)
+    if not engine.hello.can("legal_actions"):
+        engine.close()
+        raise UsageError(f"{engine.hello.name} does not list legal actions (capability "
+                         "legal_actions): perft cannot count its moves")
+    return engine
+
+
+def _engine_broke(exc: PerftError) -> int:
+    print(f"llcheck perft: {exc}")
+    return exitcodes.FAILED
+
+
+def _engine_failed(exc: EngineFailure) -> int:
+    print(f"llcheck perft: engine failure: {exc}", file=sys.stderr)
+    return exitcodes.ENGINE
+
+
+def _count(deal: Deal, edition: Edition, args: argparse.Namespace) -> int:
+    tree = ReferenceTree(deal, edition)
+    if args.divide:
+        branches = divide(tree, args.depth)
+        levels = _sum(branches, args.depth)
+    else:
+        branches = []
+        levels = perft(tree, args.depth)
+    if args.json:
+        out: dict[str, Any] = {**deal.to_json(), "depths": _levels_json(levels)}
+        if args.divide:
+            out["divide"] = [{"action": b.action.to_json(), "nodes": b.levels[-1].nodes}
+                             for b in branches]
+        print(json.dumps(out, indent=2))
+        return exitcodes.OK
+    print(deal.describe())
+    _print_levels(levels)
+    if args.divide:
+        print(f"\ndivide: each first move with perft({args.depth - 1}) of the position it leads to")
+        for branch in branches:
+            print(f"  {branch.label}: {branch.levels[-1].nodes}")
+    return exitcodes.OK
+
+
+def _sum(branches: list[Branch[Any]], depth: int) -> list[Level]:
+    total = [Level() for _ in range(depth)]
+    for branch in branches:
+        for row, level in zip(total, branch.levels, strict=True):
+            row.add(level)
+    return total
+
+
+def _levels_json(levels: list[Level]) -> list[dict[str, Any]]:
+    return [{"depth": d, **level.to_json()} for d, level in enumerate(levels, 1)]
+
+
+def _print_levels(levels: list[Level]) -> None:
+    print(f"{'depth':>5} {'nodes':>10}  terminal nodes by winner")
+    for depth, level in enumerate(levels, 1):
+        ends = ", ".join(f"{who}: {n}" for who, n in sorted(level.terminals.items())) or "-"
+        print(f"{depth:>5} {level.nodes:>10}  {ends}")
+
+
+def _print_comparison(result: Comparison, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(_comparison_json(result), indent=2))
+        return
+    print(result.deal.describe())
+    if result.ok:
+        print(f"perft matches the reference to depth {result.depth}")
+        return
+    depth = result.first_difference
+    assert depth is not None
+    print(f"perft differs from the reference at depth {depth}:")
+    print(f"  reference: {result.reference[depth - 1].describe()}")
+    print(f"  engine:    {result.engine[depth - 1].describe()}")
+    print(f"divide: each first move with perft({depth - 1}) below it (reference / engine):")
+    for line in divide_lines(result.reference_divide, result.engine_divide):
+        print(f"  {line}")
+    if result.divergence is not None:
+        print("first node where they disagree, " + result.divergence.describe())
+
+
+def divide_lines(reference: list[Branch[Any]], engine: list[Branch[Any]]) -> list[str]:
+    """One line per first move, marking moves whose counts differ (or that one side lacks)."""
+    theirs = {b.key: b for b in engine}
+    ours = {b.key for b in reference}
+    lines = []
+    for branch in reference:
+        other = theirs.get(branch.key)
+        want = branch.levels[-1].describe()
+        if other is None:
+            lines.append(f"{branch.label}: {want} / missing  <-- not listed by the engine")
+        elif other.levels != branch.levels:
+            lines.append(f"{branch.label}: {want} / {other.levels[-1].describe()}  <-- differs")
+        else:
+            lines.append(f"{branch.label}: {want}")
+    for branch in engine:
+        if branch.key not in ours:
+            lines.append(f"{branch.label}: illegal / {branch.levels[-1].describe()}  <-- not legal")
+    return lines
+
+
+def _comparison_json(result: Comparison) -> dict[str, Any]:
+    out: dict[str, Any] = {**result.deal.to_json(), "ok": result.ok,
+                           "reference": _levels_json(result.reference),
+                           "engine": _levels_json(result.engine)}
+    if not result.ok:
+        out["first_difference"] = result.first_difference
+        out["divide"] = divide_lines(result.reference_divide, result.engine_divide)
+        if result.divergence is not None:
+            out["divergence"] = {"path": result.divergence.path, "message": result.divergence.message}
+    return out
+
+
+def _tables(which: str) -> list[Path]:
+    if which == "all":
+        return sorted(table_path("x").parent.glob("*.json"))
+    path = Path(which)
+    return [path if path.suffix == ".json" or path.exists() else table_path(which)]
+
+
+def _run_table(args: argparse.Namespace) -> int:
+    if args.deck is not None or args.seed is not None or args.divide:
+        raise UsageError("--table checks the published deals; it takes no --deck, --seed or --divide")
+    entries = []
+    for path in _tables(args.table):
+        if not path.is_file():
+            raise UsageError(f"no perft table {path}")
+        try:
+            entries += load_table(path)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    failed = 0
+    engine = None
+    try:
+        engine = _open(args) if args.impl and args.impl != REFERENCE else None
+        for entry, depth in iter_table(entries, args.depth):
+            failed += not _check_entry(entry.deal, entry.levels[:depth], depth, engine, args.json)
+    except PerftError as exc:
+        return _engine_broke(exc)
+    except EngineFailure as exc:
+        return _engine_failed(exc)
+    finally:
+        if engine is not None:
+            engine.close()
+    if not args.json:
+        print(f"{len(entries) - failed} of {len(entries)} deals match")
+    return exitcodes.FAILED if failed else exitcodes.OK
+
+
+def _check_entry(deal: Deal, expected: list[Level], depth: int, engine: Any, as_json: bool) -> bool:
+    if engine is None:
+        got = perft(ReferenceTree(deal), depth)
+        ok = got == expected
+        if as_json:
+            print(json.dumps({"id": deal.id, "ok": ok}))
+        elif not ok:
+            print(f"{deal.id}: the reference engine no longer reproduces the table")
+        return ok
+    result = compare(engine, deal, depth, expected)
+    if as_json:
+        print(json.dumps(_comparison_json(result)))
+    elif result.ok:
+        print(f"{deal.id}: ok to depth {depth}")
+    else:
+        _print_comparison(result, False)
+    return result.ok

@@ -1,0 +1,181 @@
+"""Prove what can never happen in a round, and find a game for what can (z3 probes).
+
+For each spec and player count, every query of the catalogue (docs/probes.md) is answered:
+proved unreachable (for every deal and every sequence of choices), reachable (with a witness:
+a short story and the replay the reference engine plays to the situation), or unknown within
+the time budget. A result that contradicts what the spec leads us to expect, or a witness the
+reference engine does not confirm, makes the exit code 1; unknown answers do not."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from loveletter_ref.spec import Edition, known_specs
+
+from .. import exitcodes
+from ..errors import UsageError
+from ..probes.api import prover as cached_prover
+from ..probes.catalogue import QUERIES
+from ..probes.conditions import clause_applies
+from ..probes.layout import ProbeError
+from ..probes.unroll import encodable
+from ..specs import check_players, edition_arg, parse_choices
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--edition", action="append", metavar="NAME|FILE",
+                        help="spec to probe (repeatable; default: every bundled edition)")
+    parser.add_argument("--players", action="append", type=int, metavar="N",
+                        help="player count (repeatable; default: every count the spec allows)")
+    parser.add_argument("--query", action="append", metavar="NAME",
+                        help=f"query to answer (repeatable; default: all): {', '.join(QUERIES)}")
+    parser.add_argument("--timeout", type=float, default=120.0, metavar="S",
+                        help="seconds allowed per query (default 120)")
+    parser.add_argument("--jobs", type=int, default=1, metavar="J",
+                        help="spec and player-count combinations probed in parallel (default 1)")
+    parser.add_argument("--version-of", action="append", metavar="CLAUSE=N",
+                        help="for a reading: probe version N of a contradicted clause")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def probe(edition_name: str, choices: dict[str, int], players: int, names: list[str],
+          timeout: float) -> dict[str, Any]:
+    """Answer the named queries for one spec and player count (runs in a worker process)."""
+    edition = edition_arg(edition_name, choices)
+    prover = cached_prover(edition, players)
+    results = []
+    for name in names:
+        query = QUERIES[name]
+        verdict = prover.ask(query, timeout)
+        row = verdict.to_json()
+        expected = query.expected(edition, players) if verdict.applicable else None
+        row.update(group=query.group, expected=expected)
+        row["surprise"] = _surprise(row)
+        results.append(row)
+    for key in silences(edition):
+        row = prover.ask(clause_applies(key), timeout).to_json()
+        row.update(group="silences", expected=None)
+        row["surprise"] = _surprise(row)
+        results.append(row)
+    return {"edition": edition.id, "players": players, "build_seconds": round(prover.build_seconds, 3),
+            "invariant": prover.invariant, "invariant_seconds": round(prover.invariant_seconds, 3),
+            "invariant_failure": prover.invariant_failure or None, "results": results}
+
+
+def silences(edition: Edition) -> list[str]:
+    """The keys of a spec's silent clauses (each gets its own witness, when a game reaches it)."""
+    return sorted(c.key for c in edition.clauses.values() if c.silent)
+
+
+def _surprise(row: dict[str, Any]) -> str | None:
+    """What is wrong with a result: it contradicts the expectation, or the engine disagrees."""
+    if row.get("problem"):
+        return f"the reference engine disagrees: {row['problem']}"
+    if row["expected"] and row["status"] != "unknown" and row["status"] != row["expected"]:
+        return f"expected {row['expected']}"
+    return None
+
+
+def _editions(args: argparse.Namespace) -> list[Edition]:
+    choices = parse_choices(args.version_of)
+    names = args.edition or [name for name, path in known_specs().items() if path.parent.name == "editions"]
+    return [edition_arg(name, choices) for name in names]
+
+
+def _jobs(args: argparse.Namespace, editions: list[Edition]) -> list[tuple[Edition, int]]:
+    jobs = []
+    for edition in editions:
+        counts = args.players or range(edition.min_players, edition.max_players + 1)
+        for players in counts:
+            check_players(edition, players)
+            jobs.append((edition, players))
+    return jobs
+
+
+def _results(args: argparse.Namespace, jobs: list[tuple[Edition, int]],
+             names: list[str]) -> Iterator[dict[str, Any]]:
+    choices = parse_choices(args.version_of)
+    calls = [(str(e.path or e.id), choices, n, names, args.timeout) for e, n in jobs]
+    if args.jobs <= 1 or len(calls) == 1:
+        for call in calls:
+            yield probe(*call)
+        return
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(probe, *call) for call in calls]
+        try:
+            for future in futures:
+                yield future.result()
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.timeout <= 0:
+        raise UsageError("--timeout must be positive")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    names = args.query or list(QUERIES)
+    unknown = [n for n in names if n not in QUERIES]
+    if unknown:
+        raise UsageError(f"no probe query {unknown[0]!r} (queries: {', '.join(QUERIES)})")
+    jobs = []
+    for edition, players in _jobs(args, _editions(args)):
+        try:
+            encodable(edition, players)
+        except ProbeError as exc:
+            if args.edition:
+                raise UsageError(str(exc)) from None
+            print(f"llcheck probe: skipping {edition.id} with {players} players: {exc}", file=sys.stderr)
+            continue
+        jobs.append((edition, players))
+    reports = []
+    failed = False
+    try:
+        for report in _results(args, jobs, names):
+            reports.append(report)
+            failed |= any(r["surprise"] for r in report["results"])
+            if not args.json:
+                _print(report)
+                sys.stdout.flush()
+    finally:
+        if args.json:
+            print(json.dumps(reports, indent=2))
+    return exitcodes.FAILED if failed else exitcodes.OK
+
+
+def _print(report: dict[str, Any]) -> None:
+    if report["invariant"]:
+        invariant = f"invariant proved by induction in {report['invariant_seconds']:.1f} s"
+    elif report["invariant"] is None:
+        invariant = "no round can be dealt"
+    else:
+        invariant = f"invariant not proved: {report['invariant_failure']}"
+    print(f"{report['edition']}, {report['players']} players "
+          f"(encoded in {report['build_seconds']:.1f} s; {invariant})")
+    rows = report["results"]
+    width = max(len(row["condition"]) for row in rows)
+    first_silence = next((row for row in rows if row["group"] == "silences"), None)
+    for row in rows:
+        if row is first_silence:
+            print("  the spec's silent clauses, each where a game first needs it:")
+        if row["method"] == "not applicable":
+            print(f"  {row['condition']:{width}}  n/a          {row['reason']}")
+            continue
+        status = row["status"].upper() if row["status"] == "reachable" else row["status"]
+        how = f"({row['method']})" if row["status"] == "unreachable" else ""
+        line = f"  {row['condition']:{width}}  {status:11}  {row['seconds']:6.1f} s  {how}"
+        if row["surprise"]:
+            line += f"  <-- {row['surprise']}"
+        elif row["status"] == "unknown":
+            line += f"  {row['reason']}"
+        print(line.rstrip())
+        if "witness" in row:
+            print(f"      {row['story']}")
+            print(f"      replay: {json.dumps(row['witness'], separators=(',', ':'))}")
+

@@ -1,0 +1,203 @@
+"""Line two specs up clause by clause (by key) and list the clauses on which they differ.
+
+Card clauses are compared by value and by count for every player count both specs allow. A
+card only one spec has is one difference, its rules included. A card's own no-target rule
+(`no_target`) that the other spec lacks is compared with the other spec's general
+no-valid-target rule, which is what that spec's card falls back on; an optional general rule
+one spec lacks (`all_eliminated`) counts as silent there, since the engine treats both alike.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from loveletter_ref.spec import Card, Clause, Edition
+from loveletter_ref.spec.model import OPTIONAL_GENERAL_KINDS
+
+from .sides import PLAYERS
+
+OPTIONAL_PARTS = {"next_first": ("several", "none")}
+"""Rule parameters a reading may leave out when its rulebook does not say."""
+
+PER_PLAYERS = ("deck_size", "set_aside", "face_up", "tokens_to_win")
+"""General rules given as a number or a player-count table."""
+
+FALLBACK = {"no_target": "no_valid_target"}
+"""Card rules that, when a card lacks them, fall back on a general rule of this kind."""
+
+
+@dataclass(frozen=True)
+class Stance:
+    """What one spec says on one clause."""
+
+    key: str
+    status: str
+    """`stated`, `silent`, `absent` (the spec has no such clause or card) or `fallback` (the
+    card lacks the rule and uses the general one, `clause`)."""
+    kind: str | None = None
+    rule: Any = None
+    clause: Clause | None = None
+    card: Card | None = None
+
+    @property
+    def silent(self) -> bool:
+        """True when the spec leaves this clause open."""
+        return self.status == "silent" or (self.clause is not None and self.clause.silent)
+
+    def text(self) -> str:
+        """The rule in one line, as the spec states it."""
+        if self.status == "absent":
+            return "(no such clause)"
+        if self.silent:
+            return "silent"
+        body = json.dumps(self.rule, ensure_ascii=False, sort_keys=True)
+        open_parts = [k for k in OPTIONAL_PARTS.get(self.kind or "", ()) if k not in self.rule]
+        if open_parts:
+            body = body[:-1] + ", " + ", ".join(f'"{k}": silent' for k in open_parts) + "}"
+        if self.status == "fallback":
+            return f"{self.kind}: {body} (by the general rule)"
+        return f"{self.kind}: {body}"
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A clause on which two specs differ."""
+
+    key: str
+    a: Stance
+    b: Stance
+
+    @property
+    def kind(self) -> str:
+        """The rule kind in question (`card` for a card's value and count)."""
+        return self.a.kind or self.b.kind or "unknown"
+
+    @property
+    def card_name(self) -> str | None:
+        """The card the clause belongs to, if any."""
+        for stance in (self.a, self.b):
+            if stance.card is not None:
+                return stance.card.name
+            if stance.clause is not None and stance.clause.card is not None:
+                return stance.clause.card
+        return None
+
+
+def player_counts(a: Edition, b: Edition) -> list[int]:
+    """Player counts both specs allow."""
+    return list(range(max(a.min_players, b.min_players), min(a.max_players, b.max_players) + 1))
+
+
+def differences(a: Edition, b: Edition) -> list[Difference]:
+    """Every clause on which `a` and `b` differ, in `a`'s clause order, then `b`'s."""
+    return line_up(a, b)[0]
+
+
+def line_up(a: Edition, b: Edition) -> tuple[list[Difference], list[Difference]]:
+    """The clauses on which `a` and `b` differ, and those worded differently to the same effect
+    (a guess by value where every value belongs to one card, and a guess by card)."""
+    counts = player_counts(a, b) or list(range(min(a.min_players, b.min_players),
+                                               max(a.max_players, b.max_players) + 1))
+    out: list[Difference] = []
+    alike: list[Difference] = []
+    if (a.min_players, a.max_players) != (b.min_players, b.max_players):
+        out.append(Difference(PLAYERS, _players(a), _players(b)))
+    only = {card.name for card in a.cards} ^ {card.name for card in b.cards}
+    keys = list(dict.fromkeys([c.key for c in a.clauses.values()] + [c.key for c in b.clauses.values()]))
+    for key in keys:
+        sa, sb = _stance(a, key, counts), _stance(b, key, counts)
+        owner = (sa.clause or sb.clause)
+        if owner is not None and owner.kind != "card" and owner.card in only:
+            continue
+        sa, sb = _fallback(a, sa, sb), _fallback(b, sb, sa)
+        if _same(sa, sb, counts):
+            continue
+        if _same(_by_card(a, sa), _by_card(b, sb), counts):
+            alike.append(Difference(key, sa, sb))
+        else:
+            out.append(Difference(key, sa, sb))
+    return out, alike
+
+
+def _by_card(edition: Edition, stance: Stance) -> Stance:
+    """A guess by value as the equivalent guess by card, when every value names one card."""
+    rule = stance.rule
+    if stance.kind != "guess" or not isinstance(rule, dict) or rule.get("by") != "value":
+        return stance
+    values = [card.value for card in edition.cards]
+    if len(values) != len(set(values)):
+        return stance
+    plain = {**rule, "by": "card", "exclude": sorted(rule.get("exclude", []))}
+    return Stance(stance.key, stance.status, stance.kind, plain, stance.clause, stance.card)
+
+
+def _players(edition: Edition) -> Stance:
+    rule = {"min": edition.min_players, "max": edition.max_players}
+    return Stance(PLAYERS, "stated", "players", rule)
+
+
+def clause_stance(edition: Edition, key: str) -> Stance:
+    """What a spec says on one clause (card counts for all its player counts)."""
+    return _stance(edition, key, list(range(edition.min_players, edition.max_players + 1)))
+
+
+def _stance(edition: Edition, key: str, counts: list[int]) -> Stance:
+    clause = edition.clause_by_key(key)
+    if clause is None:
+        return Stance(key, "absent")
+    if clause.kind == "card":
+        card = edition.card(clause.card or "")
+        rule = {"value": card.value, "count": {str(n): card.count_for(n) for n in counts}}
+        return Stance(key, "stated", "card", rule, clause, card)
+    if clause.silent:
+        return Stance(key, "silent", clause.kind, None, clause)
+    return Stance(key, "stated", clause.kind, clause.rule, clause)
+
+
+def _comparable(stance: Stance, counts: list[int]) -> Any:
+    """A rule as compared: player-count tables (and plain numbers standing for one) spelled out
+    for the player counts both specs allow."""
+    rule = _comparable_rule(stance)
+    if stance.kind in PER_PLAYERS and isinstance(rule, (int, dict)):
+        default = 0 if stance.kind == "face_up" else None
+        return {n: rule if isinstance(rule, int) else _lookup(rule, n, default) for n in counts}
+    return rule
+
+
+def _lookup(table: dict[str, int], players: int, default: int | None) -> int | None:
+    for key, value in table.items():
+        lo, _, hi = key.partition("-")
+        if int(lo) <= players <= int(hi or lo):
+            return value
+    return default
+
+
+def _fallback(edition: Edition, mine: Stance, theirs: Stance) -> Stance:
+    """Fill in what a spec does when it lacks a clause the other spec has."""
+    if mine.status != "absent" or theirs.kind is None:
+        return mine
+    if theirs.kind in FALLBACK and theirs.clause is not None and theirs.clause.card is not None:
+        general = edition.general.get(FALLBACK[theirs.kind])
+        if general is not None and any(c.name == theirs.clause.card for c in edition.cards):
+            status = "silent" if general.silent else "fallback"
+            return Stance(mine.key, status, theirs.kind, general.rule, general)
+    if theirs.kind in OPTIONAL_GENERAL_KINDS:
+        return Stance(mine.key, "absent", theirs.kind)
+    return mine
+
+
+def _same(a: Stance, b: Stance, counts: list[int]) -> bool:
+    if a.silent or b.silent or a.status == "absent" or b.status == "absent":
+        open_a = a.silent or (a.status == "absent" and a.kind in OPTIONAL_GENERAL_KINDS)
+        open_b = b.silent or (b.status == "absent" and b.kind in OPTIONAL_GENERAL_KINDS)
+        return (open_a and open_b) or (a.status == b.status == "absent")
+    return a.kind == b.kind and _comparable(a, counts) == _comparable(b, counts)
+
+
+def _comparable_rule(stance: Stance) -> Any:
+    rule = stance.rule
+    if stance.kind == "guess" and isinstance(rule, dict):
+        return {**rule, "exclude": sorted(rule.get("exclude", []))}
+    return rule

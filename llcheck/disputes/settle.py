@@ -1,0 +1,366 @@
+"""Settle a dispute: for every clause on which two specs differ, a verdict.
+
+- *observable*: a witness game that the two specs play differently (a refusal or a rule gap on
+  one side only, someone out, a different round winner, other tokens, another game winner, an
+  action legal under one and refused under the other, a deal one accepts and the other refuses);
+  the first point at which the two games differ is due to that clause alone;
+- *vacuous*: z3 proved that no game ever consults the clause under one of the specs, so the
+  difference can never show;
+- *undecided*: neither, within the search budget; the reason says what was tried.
+
+One spec alone (`audit`): each contradiction is settled between its versions, and each silence
+gets a game that needs the clause (the engine stops with a rule gap naming it) or a proof that
+no game ever does.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from loveletter_ref.errors import RuleGapError
+from loveletter_ref.spec import Edition
+
+from .differences import Difference, Stance, clause_stance, line_up, player_counts
+from .search import Budget, Clock, Game2, PairSearch, first_gap, seed_for, setting
+from .sides import PLAYERS, Side
+from .vacuity import Probe, probe
+from .witness import Step, Witness, replay_looks
+
+OBSERVABLE, VACUOUS, UNDECIDED = "observable", "vacuous", "undecided"
+
+
+@dataclass
+class Verdict:
+    """The verdict on one disputed clause, between two sides."""
+
+    key: str
+    status: str
+    a: Stance
+    b: Stance
+    a_side: Side
+    b_side: Side
+    witness: Witness | None = None
+    proof: list[dict[str, Any]] = field(default_factory=list)
+    reason: str = ""
+    kind: str = "difference"
+    """`difference` (two specs), `contradiction` (two versions of one reading) or `silence`."""
+    alone: Verdict | None = None
+    """For an undecided difference: the verdict between `a_side` and `a_side` with only this
+    clause as `b_side` states it (does the clause matter on its own?)."""
+
+
+@dataclass
+class Comparison:
+    """Every verdict between two sides."""
+
+    a: Side
+    b: Side
+    verdicts: list[Verdict]
+    alike: list[Difference] = field(default_factory=list)
+    """Clauses worded differently to the same effect."""
+    masked: str = ""
+    """Why no clause but the setup can be told apart (empty when some can)."""
+
+    def count(self, status: str) -> int:
+        """How many verdicts have this status."""
+        return sum(1 for v in self.verdicts if v.status == status)
+
+
+SETUP = ("card", "deck_size", "set_aside", "face_up", "deal")
+"""Rule kinds that decide the deal itself."""
+
+
+# -- two specs -------------------------------------------------------------------------------
+
+
+def compare(a: Side, b: Side, budget: Budget, z3_timeout: float,
+            keys: Iterable[str] | None = None, alone: bool = True) -> Comparison:
+    """Settle every clause on which `a` and `b` differ (or only `keys`).
+
+    With `alone`, each clause left undecided is also settled on its own: between `a` and `a`
+    with only that clause taken from `b`.
+    """
+    wanted = set(keys) if keys is not None else None
+    every, alike = line_up(a.edition, b.edition)
+    diffs = [d for d in every if wanted is None or d.key in wanted]
+    counts = player_counts(a.edition, b.edition)
+    setups = {n: _setup_differs(every, a.edition, b.edition, n) for n in counts}
+    open_counts = [n for n in counts if not setups[n]]
+    masked = _masked(counts, setups)
+    verdicts: dict[str, Verdict] = {}
+    searchable: list[Difference] = []
+    for d in diffs:
+        if d.key == PLAYERS:
+            verdicts[d.key] = _players_verdict(d, a, b)
+        elif d.kind not in SETUP and not open_counts:
+            verdicts[d.key] = Verdict(d.key, UNDECIDED, d.a, d.b, a, b, reason=masked)
+        else:
+            searchable.append(d)
+    search = _search(a, b, searchable, budget, {d.key: counts if d.kind in SETUP else open_counts
+                                                for d in searchable})
+    for d in searchable:
+        if d.key in search.found:
+            verdicts[d.key] = Verdict(d.key, OBSERVABLE, d.a, d.b, a, b, witness=search.found[d.key])
+        else:
+            verdicts[d.key] = _z3_verdict(d, a, b, open_counts or counts, budget, z3_timeout, search,
+                                          _masked_note(counts, setups, d))
+    if alone:
+        for verdict in verdicts.values():
+            if verdict.status == UNDECIDED and verdict.a.kind != "card" and verdict.key != PLAYERS:
+                verdict.alone = _alone(a, b, verdict.key, budget, z3_timeout)
+    return Comparison(a, b, [verdicts[d.key] for d in diffs], alike, masked)
+
+
+def _alone(a: Side, b: Side, key: str, budget: Budget, z3_timeout: float) -> Verdict | None:
+    """The verdict between `a` and `a` with only clause `key` as `b` states it."""
+    hybrid = a.derived(b, key)
+    if hybrid is None:
+        return None
+    lighter = replace(budget, games=budget.games // 2, reach=budget.reach // 2)
+    found = compare(a, hybrid, lighter, z3_timeout, keys=[key], alone=False).verdicts
+    return found[0] if found else None
+
+
+def _search(a: Side, b: Side, diffs: list[Difference], budget: Budget,
+            counts: dict[str, list[int]]) -> PairSearch:
+    sides = (a, b)
+
+    def blend(side: int, key: str) -> Edition | None:
+        return sides[side].blend(sides[1 - side], key)
+
+    def silence(side: int, key: str) -> Edition | None:
+        return sides[side].silenced(key)
+
+    search = PairSearch(a.edition, b.edition, diffs, budget, blend, silence, f"{a.label}|{b.label}", counts)
+    if diffs:
+        search.run()
+    return search
+
+
+def _z3_verdict(d: Difference, a: Side, b: Side, counts: list[int], budget: Budget,
+                timeout: float, search: PairSearch, note: str = "") -> Verdict:
+    """Ask z3 whether either side ever consults the clause; continue any game it finds."""
+    problems: list[str] = []
+    probes: list[Probe] = []
+    for side in (a, b):
+        if side.edition.clause_by_key(d.key) is None and d.kind != "all_eliminated":
+            continue
+        result = probe(side.edition, side.label, d.key, counts, timeout, side.silenced(d.key) or side.edition)
+        probes.append(result)
+        if result.unreachable:
+            who = f"{_players_text(counts)} players"
+            return Verdict(d.key, VACUOUS, d.a, d.b, a, b, proof=result.proofs,
+                           reason=f"no game of {side.label} with {who} ever consults {d.key} (z3){note}")
+        if result.problem:
+            problems.append(result.problem)
+    witness = _continue_z3_games(d, search, probes)
+    if witness is not None:
+        return Verdict(d.key, OBSERVABLE, d.a, d.b, a, b, witness=witness)
+    why = _undecided_reason(d, a, b, budget, search, problems)
+    return Verdict(d.key, UNDECIDED, d.a, d.b, a, b, reason=why)
+
+
+def _players_text(counts: list[int]) -> str:
+    if len(counts) > 1 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}-{counts[-1]}"
+    return ", ".join(map(str, counts))
+
+
+def _undecided_reason(d: Difference, a: Side, b: Side, budget: Budget, search: PairSearch,
+                      problems: list[str]) -> str:
+    tried = f"no game showed a difference due to this clause in {budget.games} games per player count"
+    if a.silenced(d.key) is not None or b.silenced(d.key) is not None:
+        tried += f" and {budget.reach} games per player count that reach it"
+    if search.clock.expired:
+        tried += " (the time budget ran out first)"
+    blocked = search.blocked.most_common(3)
+    if blocked:
+        tried += "; the games parted first on " + ", ".join(f"{k} ({n})" for k, n in blocked)
+    z3 = "; ".join(dict.fromkeys(problems)) or "z3 found games that consult it; none showed a difference"
+    return f"{tried}; {z3}"
+
+
+def _continue_z3_games(d: Difference, search: PairSearch, probes: list[Probe]) -> Witness | None:
+    games = [(players, steps, tokens) for p in probes for players, steps, tokens in p.reached]
+    for index, (players, steps, tokens) in enumerate(games):
+        game = search.new_game(players, "z3", index, d.key)
+        game.tokens = tokens
+        search.continue_from(d.key, game, steps, index)
+    return search.found.get(d.key)
+
+
+def _players_verdict(d: Difference, a: Side, b: Side) -> Verdict:
+    """The player counts differ: a game of a count only one side allows is the witness."""
+    only = [n for n in range(2, 17) if a.edition.supports(n) != b.edition.supports(n)]
+    n = only[0]
+    dealer = a.edition if a.edition.supports(n) else b.edition
+    deck = [dealer.names[c] for c in dealer.deck(n)]
+    steps: list[Step] = [("deal", deck)]
+    looks = list(zip(replay_looks(a.edition, n, 0, None, steps), replay_looks(b.edition, n, 0, None, steps),
+                     strict=True))
+    return Verdict(d.key, OBSERVABLE, d.a, d.b, a, b, witness=Witness(n, 0, None, steps, 0, looks))
+
+
+def _setup_differs(diffs: list[Difference], a: Edition, b: Edition, players: int) -> list[str]:
+    """The setup clauses whose difference already changes the deal for this player count."""
+    out = []
+    for d in diffs:
+        if d.kind not in SETUP:
+            continue
+        if d.kind == "card":
+            if any(s.card is None for s in (d.a, d.b)) or d.a.card is not None and d.b.card is not None \
+                    and d.a.card.count_for(players) != d.b.card.count_for(players):
+                out.append(d.key)
+            continue
+        try:
+            values = {setting(e, d.kind, players) for e in (a, b)}
+        except RuleGapError:
+            out.append(d.key)
+            continue
+        if len(values) > 1:
+            out.append(d.key)
+    return out
+
+
+def _masked_note(counts: list[int], setups: dict[int, list[str]], d: Difference) -> str:
+    """For a clause searched on some player counts only: why not the others."""
+    if d.kind in SETUP:
+        return ""
+    hidden = [n for n in counts if setups[n]]
+    if not hidden or len(hidden) == len(counts):
+        return ""
+    causes = sorted({k for n in hidden for k in setups[n]})
+    return (f"; with {_players_text(hidden)} players every deal already differs ({', '.join(causes)}), "
+            "so those games cannot show it")
+
+
+def _masked(counts: list[int], setups: dict[int, list[str]]) -> str:
+    """Why only setup clauses can be told apart, or "" when other clauses can be."""
+    if not counts:
+        return "no player count is allowed by both, so no game can be played under both"
+    if any(not keys for keys in setups.values()):
+        return ""
+    causes = sorted({k for keys in setups.values() for k in keys})
+    return ("masked: for every player count both allow the deal already differs ("
+            + ", ".join(causes) + "), so no game played under both can show this clause on its own")
+
+
+# -- one spec --------------------------------------------------------------------------------
+
+
+def audit(a: Side, budget: Budget, z3_timeout: float) -> list[Verdict]:
+    """A reading's contradictions (settled between versions) and silences (reached, or proved
+    never needed)."""
+    verdicts: list[Verdict] = []
+    for clause in a.edition.clauses.values():
+        for i in range(len(clause.versions)):
+            for j in range(i + 1, len(clause.versions)):
+                verdicts.append(_contradiction(a, clause.key, i, j, budget, z3_timeout))
+    gaps = open_clauses(a.edition)
+    found = reach_gaps(a, list(gaps), budget)
+    for key, silence in gaps.items():
+        stance = clause_stance(a.edition, key)
+        if key in found:
+            verdicts.append(Verdict(key, OBSERVABLE, stance, stance, a, a, witness=found[key],
+                                    kind="silence", reason=silence))
+            continue
+        result = probe(a.edition, a.label, key, list(range(a.edition.min_players, a.edition.max_players + 1)),
+                       z3_timeout, a.edition)
+        if result.unreachable:
+            verdicts.append(Verdict(key, VACUOUS, stance, stance, a, a, proof=result.proofs,
+                                    kind="silence", reason=silence))
+            continue
+        witness = _z3_gap(a, key, result)
+        status = OBSERVABLE if witness else UNDECIDED
+        why = (f"{silence}; {result.problem}" if witness and result.refuted else silence if witness else
+               f"{silence}; no game reached it in {budget.reach} games per player count; "
+               f"{result.problem or 'z3 found no game either'}")
+        verdicts.append(Verdict(key, status, stance, stance, a, a, witness=witness, kind="silence",
+                                reason=why))
+    return verdicts
+
+
+def _contradiction(a: Side, key: str, i: int, j: int, budget: Budget, timeout: float) -> Verdict:
+    first, second = a.with_version(key, i), a.with_version(key, j)
+    comparison = compare(first, second, budget, timeout, keys=[key], alone=False)
+    if comparison.verdicts:
+        verdict = comparison.verdicts[0]
+        verdict.kind = "contradiction"
+        return verdict
+    stance = Stance(key, "stated", None, None, first.edition.clause_by_key(key))
+    return Verdict(key, VACUOUS, stance, stance, first, second, kind="contradiction",
+                   reason="the two versions state the same rule")
+
+
+def open_clauses(edition: Edition) -> dict[str, str]:
+    """Clauses a game may find open, with what is left open: silent clauses, a next-round
+    rule that leaves out ties or roundless winners, a tie chain that may run out, and a deck
+    size the named cards do not fill."""
+    out: dict[str, str] = {}
+    for clause in edition.clauses.values():
+        if clause.silent:
+            out[clause.key] = clause.silence or "the rules are silent here"
+    nxt = edition.general.get("next_first")
+    if nxt is not None and not nxt.silent:
+        missing = [part for part in ("several", "none") if part not in nxt.rule]
+        if missing:
+            cases = {"several": "several players", "none": "nobody"}
+            out[nxt.key] = f"who starts after a round won by {' or by '.join(cases[m] for m in missing)}"
+    tie = edition.general.get("tie")
+    if tie is not None and not tie.silent and tie.rule[-1] not in ("all_win", "nobody"):
+        out[tie.key] = "what happens when the last tie-breaker leaves players still tied"
+    size = edition.general.get("deck_size")
+    if size is not None and not size.silent:
+        for n in range(edition.min_players, edition.max_players + 1):
+            try:
+                if edition.player_table("deck_size", n) != len(edition.deck(n)):
+                    out[size.key] = f"which cards make up the deck for {n} players"
+                    break
+            except RuleGapError:
+                break
+    return out
+
+
+def reach_gaps(a: Side, keys: list[str], budget: Budget) -> dict[str, Witness]:
+    """Games that stop on a rule gap, for as many of `keys` as the budget finds."""
+    found: dict[str, Witness] = {}
+    clock = Clock(budget.seconds)
+    edition = a.edition
+    for n in range(edition.min_players, edition.max_players + 1):
+        for key in keys:
+            for i in range(budget.reach):
+                if key in found or clock.over():
+                    break
+                witness = first_gap(edition, _gap_game(a, n, key, i))
+                hit = witness.looks[-1][0].clause if witness else None
+                if witness is not None and hit in keys and hit not in found:
+                    found[str(hit)] = witness
+    return found
+
+
+def _gap_game(a: Side, players: int, key: str, index: int) -> Game2:
+    """A seeded game aimed at the clause: its card preferred, sometimes tokens near the target."""
+    rng = random.Random(seed_for(a.label, "gap", key, players, index))
+    clause = a.edition.clause_by_key(key)
+    tokens: tuple[int, ...] | None = None
+    if rng.random() < 0.3:
+        try:
+            target = a.edition.player_table("tokens_to_win", players)
+            tokens = tuple([target - 1] * players) if target > 1 else None
+        except RuleGapError:
+            tokens = None
+    card = clause.card if clause is not None else None
+    return Game2(players, 0, tokens, rng, [a.edition], frozenset({card} if card else ()))
+
+
+def _z3_gap(a: Side, key: str, result: Probe) -> Witness | None:
+    """A game among those z3 (or the engine's cross-check) found that stops on a gap naming `key`."""
+    for players, steps, tokens in result.reached:
+        looks = replay_looks(a.edition, players, 0, tokens, steps)
+        if looks and looks[-1].status == "gap" and looks[-1].clause == key:
+            return Witness(players, 0, tokens, steps[:len(looks)], len(looks) - 1,
+                           [(look, look) for look in looks])
+    return None

@@ -1,0 +1,234 @@
+"""The sides of a dispute: a spec as it is played (a version chosen for each contradiction),
+and the specs the search builds from it, clause by clause.
+
+A *blend* is one side's spec with a single clause taken from the other side: if the game played
+under the blend shows, at the step where two sides part, exactly what the other side shows,
+that clause alone accounts for the difference. A *silenced* spec has one clause marked silent,
+so the engine raises a rule gap exactly when a game first needs that clause.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from loveletter_ref.spec import Edition, load_document, load_spec
+from loveletter_ref.spec.compile import compile_spec
+from loveletter_ref.spec.yamlsafe import Positions
+
+PLAYERS = "players"
+"""The pseudo-clause of the player counts a spec allows (its `players` header)."""
+
+
+@dataclass(eq=False)
+class Side:
+    """A spec as played in a dispute."""
+
+    edition: Edition
+    data: dict[str, Any]
+    positions: Positions
+    path: Path
+    choices: tuple[tuple[str, int], ...] = ()
+    swap: tuple[str, Side] | None = None
+    """For a spec built by `derived`: the clause key, and the side it was taken from."""
+    _built: dict[tuple[Any, ...], Edition | None] = field(default_factory=dict, repr=False)
+
+    @property
+    def id(self) -> str:
+        """The spec's id."""
+        return self.edition.id
+
+    @property
+    def label(self) -> str:
+        """The spec's id, with the versions chosen when they are not the first (and the clause
+        swapped in, for a derived spec)."""
+        chosen = [f"{key} version {index + 1}" for key, index in self.choices]
+        label = f"{self.id} ({', '.join(chosen)})" if chosen else self.id
+        if self.swap is not None:
+            label += f" with {self.swap[1].label}'s {self.swap[0]}"
+        return label
+
+    def replay_header(self) -> dict[str, Any]:
+        """How a replay names this spec: its id, versions chosen, and any clause swapped in."""
+        out: dict[str, Any] = {"edition": self.id}
+        chosen = {key: index + 1 for key, index in self.choices}
+        if chosen:
+            out["versions"] = chosen
+        if self.swap is not None:
+            key, donor = self.swap
+            out["swap"] = {"clause": key, "from": donor.replay_header()}
+        return out
+
+    def derived(self, donor: Side, key: str) -> Side | None:
+        """This spec with clause `key` as `donor` states it, as a side of its own."""
+        data = _swap(self.data, donor.data, key)
+        if data is None:
+            return None
+        choices = {k: i for k, i in self.choices if k != key}
+        if key in donor.versions:
+            choices[key] = donor.versions[key]
+        edition = self._compile(data, choices, donor)
+        if edition is None:
+            return None
+        return Side(edition, data, self.positions, self.path, tuple(sorted(choices.items())), (key, donor))
+
+    @property
+    def versions(self) -> dict[str, int]:
+        """Chosen versions by clause key (0-based), as given."""
+        return dict(self.choices)
+
+    def with_version(self, key: str, index: int) -> Side:
+        """The same spec with another version of one contradicted clause."""
+        return open_side(str(self.path), {**self.versions, key: index})
+
+    def blend(self, donor: Side, key: str) -> Edition | None:
+        """This spec with clause `key` as `donor` states it (None when that cannot be built)."""
+        cache = ("blend", id(donor), key)
+        if cache not in self._built:
+            data = _swap(self.data, donor.data, key)
+            choices = {k: i for k, i in self.choices if k != key}
+            if key in donor.versions:
+                choices[key] = donor.versions[key]
+            self._built[cache] = None if data is None else self._compile(data, choices, donor)
+        return self._built[cache]
+
+    def silenced(self, key: str) -> Edition | None:
+        """This spec with clause `key` silent (None for clauses that cannot be silent)."""
+        cache = ("silent", key)
+        if cache not in self._built:
+            data = _silence(self.data, key)
+            self._built[cache] = None if data is None else self._compile(data, self.versions, self)
+        return self._built[cache]
+
+    def _compile(self, data: dict[str, Any], choices: Mapping[str, int], other: Side) -> Edition | None:
+        def kind_of(key: str) -> str | None:
+            for edition in (self.edition, other.edition):
+                clause = edition.clause_by_key(key)
+                if clause is not None and clause.kind != "unknown":
+                    return clause.kind
+            return None
+
+        try:
+            return compile_spec(data, self.positions, self.path, choices, kind_of)
+        except (KeyError, ValueError, TypeError, IndexError):
+            return None
+
+
+def open_side(name: str, choices: Mapping[str, int] | None = None) -> Side:
+    """A spec by bundled id or path, with versions chosen (SpecError when it is not valid)."""
+    return _open(name, tuple(sorted((choices or {}).items())))
+
+
+@lru_cache(maxsize=64)
+def _open(name: str, choices: tuple[tuple[str, int], ...]) -> Side:
+    edition = load_spec(name, dict(choices))
+    path, data, positions = load_document(name)
+    return Side(edition, data, positions, path, choices)
+
+
+def side_of(header: Mapping[str, Any]) -> Side | None:
+    """The side a replay header names (see `Side.replay_header`); None if it cannot be built."""
+    versions = {key: int(n) - 1 for key, n in header.get("versions", {}).items()}
+    side = open_side(header["edition"], versions)
+    swap = header.get("swap")
+    if swap is None:
+        return side
+    donor = side_of(swap["from"])
+    return None if donor is None else side.derived(donor, swap["clause"])
+
+
+# -- building specs clause by clause ---------------------------------------------------------
+
+
+def _where(data: dict[str, Any], key: str) -> tuple[str, int, int | None] | None:
+    """Where clause `key` is: ("rules", i, None), ("cards", i, None) or ("cards", i, j)."""
+    for i, clause in enumerate(data["rules"]):
+        if clause["id"] == key:
+            return ("rules", i, None)
+    for i, card in enumerate(data["cards"]):
+        if card["id"] == key:
+            return ("cards", i, None)
+        for j, clause in enumerate(card.get("rules", [])):
+            if clause["id"] == key:
+                return ("cards", i, j)
+    return None
+
+
+def _card_of(data: dict[str, Any], key: str) -> int | None:
+    """The index of the card whose rules clause `key` belongs to (by the id's first part)."""
+    head = key.split(".")[0]
+    return next((i for i, card in enumerate(data["cards"]) if card["id"] == head), None)
+
+
+def _swap(base: dict[str, Any], donor: dict[str, Any], key: str) -> dict[str, Any] | None:
+    """`base` with clause `key` replaced by, added from, or removed as in `donor`."""
+    out = copy.deepcopy(base)
+    if key == PLAYERS:
+        out["players"] = dict(donor["players"])
+        return out
+    mine, theirs = _where(out, key), _where(donor, key)
+    if mine is None and theirs is None:
+        return None
+    if theirs is None:
+        return _remove(out, mine)
+    kind, i, j = theirs
+    given = copy.deepcopy(donor[kind][i] if j is None else donor["cards"][i]["rules"][j])
+    if theirs[0] == "rules":
+        if mine is None:
+            out["rules"].append(given)
+        else:
+            out["rules"][mine[1]] = given
+        return out
+    if theirs[2] is None:
+        if mine is None:
+            out["cards"].append(given)
+        else:
+            out["cards"][mine[1]].update(value=given["value"], count=given["count"])
+        return out
+    return _put_card_rule(out, donor, theirs, mine, given)
+
+
+def _remove(out: dict[str, Any], where: tuple[str, int, int | None] | None) -> dict[str, Any] | None:
+    if where is None:
+        return None
+    if where[2] is None:
+        del out[where[0]][where[1]]
+    else:
+        del out["cards"][where[1]]["rules"][where[2]]
+    return out
+
+
+def _put_card_rule(out: dict[str, Any], donor: dict[str, Any], theirs: tuple[str, int, int | None],
+                   mine: tuple[str, int, int | None] | None, given: dict[str, Any]) -> dict[str, Any] | None:
+    if mine is not None:
+        assert mine[2] is not None
+        out["cards"][mine[1]]["rules"][mine[2]] = given
+        return out
+    card = _card_of(out, given["id"])
+    if card is None:
+        return None
+    rules = out["cards"][card].setdefault("rules", [])
+    assert theirs[2] is not None
+    before = [r["id"] for r in donor["cards"][theirs[1]]["rules"][:theirs[2]]]
+    at = max((i + 1 for i, r in enumerate(rules) if r["id"] in before), default=0)
+    rules.insert(at, given)
+    return out
+
+
+def _silence(base: dict[str, Any], key: str) -> dict[str, Any] | None:
+    """`base` with clause `key` silent (card clauses, the value and count, cannot be)."""
+    where = _where(base, key)
+    if where is None or (where[0] == "cards" and where[2] is None):
+        return None
+    out = copy.deepcopy(base)
+    out["kind"] = "reading"
+    silent = {"id": key, "silent": "silenced by llcheck disputes to find where a game needs it"}
+    if where[2] is None:
+        out["rules"][where[1]] = silent
+    else:
+        out["cards"][where[1]]["rules"][where[2]] = silent
+    return out

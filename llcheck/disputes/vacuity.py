@@ -1,0 +1,167 @@
+"""z3 for disputes: proofs that a clause is never needed, and games that need it.
+
+Both come from the z3 probes (`llcheck.probes.api.check`). The question asked depends on the
+clause: for most rules, `clause_applies(key)` (does any round consult it?); for the game-end
+rule, which the engine consults only when several players reach the target together, the
+catalogue query `two-reach-target` (which lets the round start with any tokens). A card's value
+and count are not consulted the way rules are, and the token target is consulted at every
+round's end, so z3 is not asked about those.
+
+*Unreachable* for every player count is a proof that no game consults the clause, so a
+difference in it can never show, provided the reference engine agrees: before a proof is
+accepted, seeded games look for one that needs the clause (the spec with the clause made
+silent stops where it is needed); one such game refutes the proof, and the clash is reported
+instead (one of the two interpreters is wrong). *Reachable* comes with a replay that gets
+there, which the witness search then continues under both specs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from loveletter_ref import Action
+from loveletter_ref.errors import RuleGapError
+from loveletter_ref.spec import Edition
+
+from .duel import neutral
+from .search import Game2, first_gap, seed_for
+from .witness import Step, Witness
+
+NOT_ASKED = ("card", "tokens_to_win")
+"""Rule kinds z3 is not asked about (see the module docstring)."""
+
+QUERY_FOR = {"game_end": "two-reach-target"}
+"""Rule kinds asked about through a catalogue query rather than `clause_applies`."""
+
+NEAR_TARGET = ("game_end",)
+"""Rule kinds needed only when players are near the token target."""
+
+CROSS_CHECK_GAMES = 200
+"""Seeded games per player count that look for a game needing a clause z3 calls unreachable."""
+
+
+@dataclass
+class Probe:
+    """z3's answers for one clause of one spec, player count by player count."""
+
+    spec: str
+    key: str
+    proofs: list[dict[str, Any]] = field(default_factory=list)
+    """One record per player count: query, spec, players, status, seconds."""
+    reached: list[tuple[int, list[Step], tuple[int, ...] | None]] = field(default_factory=list)
+    """(players, steps, tokens) of games that reach the clause."""
+    problem: str = ""
+    """Why z3 gave no answer (unavailable, unknown within the time limit, refuted)."""
+    refuted: Witness | None = None
+    """A game of the reference engine that needs the clause z3 called unreachable."""
+
+    @property
+    def unreachable(self) -> bool:
+        """True when z3 proved, for every player count, that no game consults the clause."""
+        return bool(self.proofs) and not self.problem and all(p["status"] == "unreachable"
+                                                              for p in self.proofs)
+
+
+def probes() -> ModuleType | None:
+    """The z3 probes API, or None when it is not installed."""
+    try:
+        return importlib.import_module("llcheck.probes.api")
+    except ImportError:
+        return None
+
+
+def probe(edition: Edition, label: str, key: str, players: list[int], timeout: float,
+          silenced: Edition | None = None) -> Probe:
+    """Ask z3 whether any game of `edition` consults clause `key`, for each player count.
+
+    `silenced` is `edition` with `key` silent (or `edition` itself when the clause is silent):
+    the engine's cross-check of a proof plays it.
+    """
+    result = Probe(label, key)
+    clause = edition.clause_by_key(key)
+    kind = clause.kind if clause is not None else "all_eliminated"
+    if kind in NOT_ASKED:
+        result.problem = f"z3 is not asked about a {'card' if kind == 'card' else kind} clause"
+        return result
+    api = probes()
+    if api is None:
+        result.problem = "the z3 probes (llcheck.probes.api) are not available"
+        return result
+    name = QUERY_FOR.get(kind)
+    condition = api.query(name) if name else api.clause_applies(key)
+    text = name or f"clause_applies({key!r})"
+    for n in players:
+        if not _ask(api, condition, text, edition, label, n, timeout, result):
+            return result
+    if result.unreachable and silenced is not None:
+        result.refuted = engine_reaches(silenced, key, players)
+        if result.refuted is not None:
+            result.problem = (f"z3 calls {key} unreachable in {label}, but the reference engine reaches it "
+                              f"with {result.refuted.players} players (a discrepancy between the probes and "
+                              "the engine)")
+            result.reached.append((result.refuted.players, result.refuted.steps, result.refuted.tokens))
+    return result
+
+
+def _ask(api: ModuleType, condition: Any, text: str, edition: Edition, label: str, n: int,
+         timeout: float, result: Probe) -> bool:
+    """One player count; False when z3 cannot answer at all (the reason is in `result`)."""
+    try:
+        verdict = api.check(edition, n, condition, timeout)
+    except api.ProbeError as exc:
+        result.problem = f"z3 cannot encode {label} for {n} players: {exc}"
+        return False
+    except Exception as exc:  # the probes are a separate component: report, never crash
+        result.problem = f"the z3 probes failed on {label} for {n} players ({type(exc).__name__}: {exc})"
+        return False
+    status = str(verdict.status)
+    if status == "reachable" and verdict.problem:
+        result.problem = f"z3's game for {n} players does not replay: {verdict.problem}"
+        status = "unknown"
+    result.proofs.append({"query": text, "spec": label, "players": n, "status": status,
+                          "seconds": round(float(verdict.seconds), 2)})
+    if status == "reachable" and verdict.witness is not None:
+        result.reached.append(_steps(verdict.witness, edition))
+    elif status != "unreachable" and not result.problem:
+        result.problem = f"z3 gave no answer for {n} players within {timeout:g} s"
+    return True
+
+
+def engine_reaches(silenced: Edition, key: str, players: list[int],
+                   games: int = CROSS_CHECK_GAMES) -> Witness | None:
+    """A seeded game of `silenced` that stops on a gap naming `key`, if one is found (games about
+    the end of the game start with every player one token short of the target)."""
+    card = next((c.name for c in silenced.cards if key.startswith(c.clause.key + ".")), None)
+    clause = silenced.clause_by_key(key)
+    near = clause is not None and clause.kind in NEAR_TARGET
+    for n in players:
+        tokens = _near_target(silenced, n) if near else None
+        for i in range(games):
+            rng = random.Random(seed_for(silenced.id, "cross-check", key, n, i))
+            game = Game2(n, 0, tokens, rng, [silenced], frozenset({card} if card else ()), frozenset())
+            witness = first_gap(silenced, game)
+            if witness is not None and witness.looks[-1][0].clause == key:
+                return witness
+    return None
+
+
+def _near_target(edition: Edition, players: int) -> tuple[int, ...] | None:
+    try:
+        target = edition.player_table("tokens_to_win", players)
+    except RuleGapError:
+        return None
+    return tuple([target - 1] * players) if target > 1 else None
+
+
+def _steps(replay: dict[str, Any], edition: Edition) -> tuple[int, list[Step], tuple[int, ...] | None]:
+    """A z3 witness replay as steps (its actions are in `edition`'s own form)."""
+    steps: list[Step] = []
+    for round_ in replay["rounds"]:
+        steps.append(("deal", list(round_["deck"])))
+        steps += [("move", neutral(edition, Action.from_json(action))) for action in round_["actions"]]
+    tokens = replay.get("tokens")
+    return replay["players"], steps, None if tokens is None else tuple(tokens)

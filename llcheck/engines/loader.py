@@ -1,0 +1,110 @@
+"""Open the engine a user names on the command line.
+
+- `reference`: the bundled reference engine, in process;
+- `python:MODULE:CLASS`: an in-process adapter, a subclass of `Engine` (or any callable returning
+  an `Engine`) imported from MODULE (the current directory is searched first);
+- anything else: a command that speaks the protocol, split like a shell would (no shell is used).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+import shlex
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..errors import UsageError
+from .base import Engine, EngineFailure
+from .process import Launch
+from .reference import ReferenceEngine
+from .subprocess import SubprocessEngine
+
+REFERENCE = "reference"
+"""The impl name of the in-process reference engine."""
+
+PYTHON_PREFIX = "python:"
+"""The impl prefix of in-process adapters."""
+
+Impl = str | Sequence[str]
+"""An engine as the user names it: a string (see the module docstring) or a command's argv."""
+
+
+def serve_command() -> list[str]:
+    """The bundled reference engine as a protocol program (this Python running `llcheck serve`)."""
+    return [sys.executable, "-m", "llcheck", "serve"]
+
+
+def in_process(impl: Impl) -> bool:
+    """True when `impl` names an engine that runs inside this Python process."""
+    return isinstance(impl, str) and (impl == REFERENCE or impl.startswith(PYTHON_PREFIX))
+
+
+def describe(impl: Impl) -> str:
+    """The impl as a user would type it."""
+    return impl if isinstance(impl, str) else shlex.join(impl)
+
+
+def open_engine(impl: Impl, *, timeout: float = 10.0, validate: bool = False,
+                launch: Launch | None = None) -> Engine:
+    """A fresh engine for `impl`; `timeout`, `validate` and `launch` apply to protocol programs.
+
+    UsageError when `impl` cannot name an engine; EngineFailure when it does not start.
+    """
+    if isinstance(impl, str) and impl == REFERENCE:
+        return ReferenceEngine()
+    if isinstance(impl, str) and impl.startswith(PYTHON_PREFIX):
+        return _python_engine(impl)
+    argv = command_line(impl) if isinstance(impl, str) else list(impl)
+    return SubprocessEngine(argv, timeout=timeout, validate=validate, launch=launch)
+
+
+def command_line(impl: str) -> list[str]:
+    """A command split like a shell would split it (UsageError when it is empty or unbalanced)."""
+    try:
+        argv = shlex.split(impl)
+    except ValueError as exc:
+        raise UsageError(f"cannot read the engine command {impl!r}: {exc}") from None
+    if not argv:
+        raise UsageError("the engine command is empty")
+    return argv
+
+
+def engine_factory(impl: Impl, *, timeout: float = 10.0, validate: bool = False,
+                   launch: Launch | None = None) -> Callable[[], Engine]:
+    """A zero-argument callable returning a fresh engine for `impl` each time."""
+    return functools.partial(open_engine, impl, timeout=timeout, validate=validate, launch=launch)
+
+
+def load_object(impl: str) -> Any:
+    """The object a `python:MODULE:NAME` impl names (UsageError when it cannot be imported)."""
+    module_name, sep, name = impl[len(PYTHON_PREFIX):].rpartition(":")
+    if not sep or not module_name or not name:
+        raise UsageError(f"expected python:MODULE:CLASS, not {impl!r}")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # an adapter module that fails to import is the user's to fix
+        raise UsageError(f"cannot import {module_name!r} for {impl}: {type(exc).__name__}: {exc}") from None
+    try:
+        return getattr(module, name)
+    except AttributeError:
+        raise UsageError(f"module {module_name!r} has no {name!r}") from None
+
+
+def _python_engine(impl: str) -> Engine:
+    factory = load_object(impl)
+    if not callable(factory):
+        raise UsageError(f"{impl} is not a class or a callable")
+    try:
+        engine = factory()
+    except EngineFailure:
+        raise
+    except Exception as exc:  # the adapter's own failure to start
+        raise EngineFailure(f"{impl} could not be created: {type(exc).__name__}: {exc}") from None
+    if not isinstance(engine, Engine):
+        raise UsageError(f"{impl} made a {type(engine).__name__}, not an llcheck.engines.Engine")
+    return engine

@@ -1,0 +1,154 @@
+"""The three pipes to an engine program, each guarded against what a broken program can do.
+
+Answers are read as lines of at most `MAX_LINE` bytes, each waited for at most a given time;
+requests are written without ever blocking longer than the same limit (a program that stops
+reading cannot stall the harness); stderr is drained all the time by a thread that keeps only
+its last few kilobytes (a program that floods it can neither block nor fill the harness's
+memory). Text the engine wrote is passed through `printable` before it reaches a report.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import selectors
+import threading
+import time
+
+MAX_LINE = 16 << 20
+"""The longest answer accepted, in bytes (a runaway engine must not exhaust memory)."""
+
+STDERR_TAIL = 8 << 10
+"""Bytes of the engine's stderr kept, to quote its last line when it fails."""
+
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Control characters, and the bidirectional controls that reorder what a terminal shows."""
+
+
+def escape_controls(text: str) -> str:
+    """`text` with every control character written as an escape (`\\x1b`), so that printing it
+    cannot move the cursor, clear the screen or reorder a line."""
+    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def printable(text: str, limit: int = 300) -> str:
+    """`text` as one safe line: whitespace runs as one space, control characters escaped, at most
+    `limit` characters (the cut says how much was left out)."""
+    safe = escape_controls(" ".join(text.split()))
+    if len(safe) > limit:
+        return f"{safe[:limit]}... ({len(safe) - limit} more characters)"
+    return safe
+
+
+class PipeTimeout(TimeoutError):
+    """Nothing could be read or written within the time allowed."""
+
+
+class LineReader:
+    """Reads newline-terminated lines from a pipe, waiting at most a given time for each."""
+
+    def __init__(self, fd: int, max_line: int = MAX_LINE):
+        self.fd = fd
+        self.max_line = max_line
+        self.buffer = bytearray()
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(fd, selectors.EVENT_READ)
+
+    def readline(self, timeout: float) -> bytes:
+        """The next non-blank line: PipeTimeout, EOFError, or LineTooLong when it is too long."""
+        deadline = time.monotonic() + timeout
+        searched = 0
+        while True:
+            end = self.buffer.find(b"\n", searched)
+            if end >= 0:
+                line = bytes(self.buffer[:end])
+                del self.buffer[:end + 1]
+                searched = 0
+                if line.strip():
+                    return line
+                continue
+            searched = len(self.buffer)
+            if searched > self.max_line:
+                raise LineTooLong(self.max_line)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self.selector.select(remaining):
+                raise PipeTimeout
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                raise EOFError
+            self.buffer += chunk
+
+    def pending(self) -> int:
+        """Bytes read after the last complete line (a partial answer)."""
+        return len(self.buffer.strip())
+
+    def close(self) -> None:
+        """Stop watching the pipe."""
+        self.selector.close()
+
+
+class LineTooLong(ValueError):
+    """The engine wrote more than the line limit without a line break."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"is longer than {limit >> 20} MiB without a line break")
+
+
+def write_all(fd: int, data: bytes, timeout: float) -> None:
+    """Write `data` to a non-blocking pipe within `timeout` seconds (PipeTimeout, BrokenPipeError)."""
+    deadline = time.monotonic() + timeout
+    view = memoryview(data)
+    with selectors.DefaultSelector() as selector:
+        selector.register(fd, selectors.EVENT_WRITE)
+        while view:
+            try:
+                view = view[os.write(fd, view):]
+                continue
+            except BlockingIOError:
+                pass
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not selector.select(remaining):
+                raise PipeTimeout
+
+
+class StderrTail(threading.Thread):
+    """Drains the engine's stderr (free text) and keeps its last kilobytes for error messages."""
+
+    def __init__(self, fd: int):
+        super().__init__(daemon=True, name="llcheck-engine-stderr")
+        self.fd = fd
+        self.tail = bytearray()
+        self.total = 0
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.start()
+
+    def run(self) -> None:
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.fd, selectors.EVENT_READ)
+            while not self.stopping.is_set():
+                if not selector.select(0.2):
+                    continue
+                try:
+                    chunk = os.read(self.fd, 1 << 16)
+                except OSError:  # the pipe was closed under it
+                    return
+                if not chunk:
+                    return
+                with self.lock:
+                    self.total += len(chunk)
+                    self.tail += chunk
+                    del self.tail[:-STDERR_TAIL]
+
+    def last(self) -> str:
+        """The last non-blank line the engine wrote on stderr, made printable ('' if none)."""
+        with self.lock:
+            text = self.tail.decode("utf-8", "replace")
+        lines = [line for line in text.splitlines() if line.strip()]
+        return printable(lines[-1], 200) if lines else ""
+
+    def stop(self, wait: float = 1.0) -> None:
+        """Stop draining (at the end of the output, or after `wait` seconds at most)."""
+        self.join(timeout=wait)
+        self.stopping.set()
+        self.join(timeout=0.5)

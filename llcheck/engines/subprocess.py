@@ -1,0 +1,320 @@
+"""An engine program in any language, driven over the line-delimited JSON protocol.
+
+The program is started without a shell in its own process group (`process.EngineProcess`, which
+also applies the resource limits); each request waits at most `timeout` seconds for its answer
+(the first, hello, waits `start_timeout`: by default the longer of `timeout` and 30 seconds,
+since some programs take a while to start), and, inside `time_limit`, no longer than the case
+has left. Anything that breaks the protocol (a crash, a hang, a line that is not JSON, an answer
+to another request) raises `EngineGone` with a one-line reason and kills the program with every
+process it started; an error answer (`"ok": false`), or a case out of time between requests,
+raises `EngineFailure` and leaves the engine running. With `validate=True` every answer is also
+checked against the published schema.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shlex
+import signal
+import subprocess
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..protocol.messages import PROTOCOL_VERSION, ProtocolError, decode, encode, field, objects
+from ..protocol.schema import response_definition, schema_problem
+from .base import CAPABILITIES, Engine, EngineFailure, Hello, Json, Reply
+from .pipes import MAX_LINE, LineReader, LineTooLong, PipeTimeout, StderrTail, printable, write_all
+from .process import EngineProcess, Launch
+
+START_TIMEOUT = 30.0
+"""Seconds an engine may take to start and answer hello, when its per-request timeout is shorter."""
+
+MESSAGE_LIMIT = 500
+"""Characters of a failure message; the rest of what an engine wrote is left out."""
+
+__all__ = ["MAX_LINE", "START_TIMEOUT", "EngineGone", "Launch", "SubprocessEngine"]
+
+
+class EngineGone(EngineFailure):
+    """The engine process crashed, hung or broke the protocol; it has been stopped."""
+
+
+class _CaseClock:
+    """The time a case has left (`time_limit`)."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+
+    def left(self) -> float:
+        """Seconds left (negative when over)."""
+        return self.deadline - time.monotonic()
+
+    def over(self) -> str:
+        """The reason a case out of time is errored."""
+        return f"the case took longer than {self.seconds:g}s"
+
+
+class SubprocessEngine(Engine):
+    """A program speaking the protocol on stdin/stdout (docs/protocol.md)."""
+
+    def __init__(self, command: str | Sequence[str], *, timeout: float = 10.0, validate: bool = False,
+                 start_timeout: float | None = None, cwd: str | Path | None = None,
+                 env: dict[str, str] | None = None, launch: Launch | None = None):
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.argv:
+            raise EngineFailure("the engine command is empty")
+        self.command = shlex.join(self.argv)
+        self.timeout = timeout
+        self.validate = validate
+        self.gone: str | None = None
+        self.requests = 0
+        self.clock: _CaseClock | None = None
+        self.launch = launch or Launch(cwd=str(cwd) if cwd is not None else None, env=env or {})
+        self.program = self._start()
+        self.process = self.program.popen
+        assert self.process.stdin and self.process.stdout and self.process.stderr
+        self.stdin = self.process.stdin.fileno()
+        self.reader = LineReader(self.process.stdout.fileno())
+        self.stderr = StderrTail(self.process.stderr.fileno())
+        try:
+            wait = max(timeout, START_TIMEOUT) if start_timeout is None else start_timeout
+            self.hello = self._handshake(wait)
+        except BaseException as exc:
+            if not isinstance(exc, EngineFailure):  # Ctrl-C while waiting for the hello: no goodbyes
+                self.kill()
+            self.close()
+            raise
+
+    def _start(self) -> EngineProcess:
+        """Start the program (EngineGone when it cannot be)."""
+        try:
+            return EngineProcess(self.argv, self.launch)
+        except OSError as exc:
+            where = f" in {self.launch.cwd}" if self.launch.cwd and exc.filename == self.launch.cwd else ""
+            raise EngineGone(f"cannot start {self.argv[0]!r}{where}: {exc.strerror or exc}") from None
+        except subprocess.SubprocessError as exc:
+            raise EngineGone(f"cannot start {self.argv[0]!r}: {exc}") from None
+
+    # -- the conversation --------------------------------------------------------------------
+
+    def _handshake(self, timeout: float) -> Hello:
+        """Ask for the hello, waiting `timeout`; EngineGone when it is unusable."""
+        answer = self._call("hello", timeout, protocol=PROTOCOL_VERSION)
+        try:
+            return _hello(answer)
+        except ProtocolError as exc:
+            raise self._lost(f"handshake: {exc}") from None
+
+    @contextlib.contextmanager
+    def time_limit(self, seconds: float | None) -> Iterator[None]:
+        """Within the block, requests fail once `seconds` have passed (None: no limit)."""
+        self.clock = _CaseClock(seconds) if seconds is not None else None
+        try:
+            yield
+        finally:
+            self.clock = None
+
+    def _call(self, op: str, timeout: float | None = None, **fields: Any) -> Json:
+        """Send one request and return its (successful) answer, waiting `timeout` (default: the engine's)."""
+        if self.gone is not None:
+            raise EngineGone(self.gone)
+        what = f"{op} (request {self.requests + 1})"
+        wait = self._wait(timeout, what)
+        deadline = time.monotonic() + wait
+        self.requests += 1
+        number = self.requests
+        try:
+            write_all(self.stdin, encode({"id": number, "op": op, **fields}), wait)
+        except PipeTimeout:
+            raise self._lost(self._late(what, wait, unread=True)) from None
+        except (BrokenPipeError, ConnectionResetError):
+            raise self._lost(self._ended(what, reading=True)) from None
+        try:
+            line = self.reader.readline(deadline - time.monotonic())
+        except PipeTimeout:
+            raise self._lost(self._late(what, wait)) from None
+        except EOFError:
+            raise self._lost(self._ended(what, partial=self.reader.pending())) from None
+        except LineTooLong as exc:
+            raise self._lost(f"the answer to {what} {exc}") from None
+        try:
+            answer = decode(line)
+        except ProtocolError as exc:
+            raise self._lost(f"the answer to {what} {_as_clause(exc)}: {_start_of(line)}") from None
+        return self._check(op, number, answer)
+
+    def _wait(self, timeout: float | None, what: str) -> float:
+        """Seconds the request may take; EngineFailure when the case has no time left."""
+        wait = self.timeout if timeout is None else timeout
+        if self.clock is not None:
+            left = self.clock.left()
+            if left <= 0:
+                raise EngineFailure(f"{self.clock.over()} (stopped before {what})")
+            wait = min(wait, left)
+        return wait
+
+    def _late(self, what: str, wait: float, unread: bool = False) -> str:
+        """Why the request went unanswered (or unread) in time: its own timeout, or the case's."""
+        if self.clock is not None and self.clock.left() <= 0:
+            pending = "the engine had not read" if unread else "no answer to"
+            return f"{self.clock.over()} ({pending} {what} yet)"
+        return f"the engine did not read {what} within {wait:g}s" if unread else \
+            f"no answer to {what} within {wait:g}s"
+
+    def _ended(self, what: str, partial: int = 0, reading: bool = False) -> str:
+        """Why the conversation ended: how the program exited (if it did), and its last stderr line."""
+        try:
+            how = _exit(self.process.wait(timeout=1.0))
+            self.stderr.stop(wait=0.5)  # its last words, unless a child it left holds the pipe
+        except subprocess.TimeoutExpired:
+            how = "stopped reading its input" if reading else "closed its output"
+        if partial:
+            text = f"the engine {how} in the middle of its answer to {what} ({partial} bytes, no line break)"
+        else:
+            text = f"the engine {how} before answering {what}"
+        last = self.stderr.last()
+        return text + (f"; stderr: {last}" if last else "")
+
+    def _check(self, op: str, number: int, answer: Json) -> Json:
+        """The answer, once it is known to answer this request and to say ok (else EngineFailure)."""
+        what = f"{op} (request {number})"
+        got = answer.get("id")
+        if type(got) is not int or got != number:
+            raise self._lost(f"the answer to {what} carries id {printable(repr(got), 40)}")
+        if self.validate:
+            problem = schema_problem(answer, response_definition(op, answer))
+            if problem is not None:
+                raise EngineFailure(printable(f"the answer to {what} breaks the protocol schema at {problem}",
+                                              MESSAGE_LIMIT))
+        ok = answer.get("ok")
+        if ok is False:
+            error = answer.get("error")
+            text = error if isinstance(error, str) else repr(error)
+            raise EngineFailure(printable(f"engine error on {what}: {text}", MESSAGE_LIMIT))
+        if ok is not True:
+            raise self._lost(f"the answer to {what} has no \"ok\": true or false")
+        return answer
+
+    def _lost(self, reason: str) -> EngineGone:
+        """Record that the engine is unusable, stop it, and return the error to raise."""
+        self.gone = printable(reason, MESSAGE_LIMIT)
+        self.program.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=2.0)
+        return EngineGone(self.gone)
+
+    # -- the adapter interface ---------------------------------------------------------------
+
+    def start(self, edition: str, players: int, deck: Sequence[str], first_player: int = 0,
+              tokens: Sequence[int] | None = None) -> Reply:
+        counts = list(tokens) if tokens is not None else [0] * players
+        return self._reply("start", self._call("start", edition=edition, players=players, deck=list(deck),
+                                               first_player=first_player, tokens=counts))
+
+    def next_round(self, deck: Sequence[str]) -> Reply:
+        return self._reply("next_round", self._call("next_round", deck=list(deck)))
+
+    def legal_actions(self) -> list[Json]:
+        return self._read("legal_actions", lambda a: objects(a.get("actions"), "actions"))
+
+    def apply(self, action: Json) -> Reply:
+        return self._reply("apply", self._call("apply", action=action))
+
+    def state(self) -> Json:
+        return self._read("state", lambda a: field(a, "state", dict, "an object"))
+
+    def view(self, player: int) -> Json:
+        return self._read("view", lambda a: field(a, "view", dict, "an object"), player=player)
+
+    def _read(self, op: str, pick: Any, **fields: Any) -> Any:
+        answer = self._call(op, **fields)
+        try:
+            return pick(answer)
+        except ProtocolError as exc:
+            raise self._lost(f"the answer to {op} (request {self.requests}): {exc}") from None
+
+    def _reply(self, op: str, answer: Json) -> Reply:
+        try:
+            return _reply(answer)
+        except ProtocolError as exc:
+            raise self._lost(f"the answer to {op} (request {self.requests}): {exc}") from None
+
+    def kill(self) -> None:
+        """Stop the engine at once, without asking (safe to call from another thread)."""
+        self.gone = self.gone or "the engine has been killed"
+        self.program.kill()
+
+    def close(self) -> None:
+        """Ask the engine to stop, then make sure it and every process it started are gone."""
+        if self.gone is None and self.process.poll() is None:
+            self.clock = None
+            with contextlib.suppress(EngineFailure):
+                self._call("stop", min(self.timeout, 2.0))
+            self.program.end_input()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=1.0)
+        self.gone = self.gone or "the engine has been stopped"
+        self.program.kill()
+        self.process.wait()
+        self.stderr.stop()
+        self.reader.close()
+        self.program.release()
+
+
+def _exit(code: int) -> str:
+    """`exited with code 3` / `was killed by signal 9 (SIGKILL)`."""
+    if code >= 0:
+        return f"exited with code {code}"
+    with contextlib.suppress(ValueError):
+        return f"was killed by signal {-code} ({signal.Signals(-code).name})"
+    return f"was killed by signal {-code}"
+
+
+def _start_of(line: bytes, size: int = 60) -> str:
+    """The first characters of a line the engine wrote, quoted for a message."""
+    text = line[:size + 1].decode("utf-8", "replace")
+    return '"' + printable(text[:size] + ("..." if len(text) > size else ""), size + 3) + '"'
+
+
+def _as_clause(exc: ProtocolError) -> str:
+    """`is not JSON (...)`, `is unusable: ...`: a decoding error read as the end of a sentence."""
+    text = str(exc)
+    return f"is {text}" if text.startswith("not ") else f"is unusable: {text}"
+
+
+def _hello(answer: Json) -> Hello:
+    """The Hello in an answer to hello (ProtocolError when it is unusable)."""
+    protocol = field(answer, "protocol", str, "a string")
+    if protocol != PROTOCOL_VERSION:
+        raise ProtocolError(f"the engine speaks protocol {printable(repr(protocol), 40)}; "
+                            f"llcheck speaks {PROTOCOL_VERSION!r}")
+    editions = field(answer, "editions", list, "an array of edition ids")
+    capabilities = field(answer, "capabilities", list, "an array of capabilities")
+    if not all(isinstance(e, str) for e in editions):
+        raise ProtocolError("field 'editions' must list edition ids (strings)")
+    unknown = [c for c in capabilities if c not in CAPABILITIES]
+    if unknown:
+        raise ProtocolError(f"unknown capability {printable(repr(unknown[0]), 40)} "
+                            f"(known: {', '.join(CAPABILITIES)})")
+    return Hello(printable(field(answer, "name", str, "a string"), 100),
+                 printable(field(answer, "version", str, "a string"), 100),
+                 tuple(editions), frozenset(capabilities), protocol)
+
+
+def _reply(answer: Json) -> Reply:
+    """The Reply in an answer to start, next_round or apply (ProtocolError when unusable)."""
+    accepted = field(answer, "accepted", bool, "true or false")
+    if not accepted:
+        reason, clause = answer.get("reason", ""), answer.get("clause")
+        if not isinstance(reason, str) or not (clause is None or isinstance(clause, str)):
+            raise ProtocolError("a refusal's 'reason' and 'clause' must be strings")
+        return Reply(False, reason=printable(reason, MESSAGE_LIMIT),
+                     clause=printable(clause, 100) if clause is not None else None)
+    events = objects(answer.get("events", []), "events")
+    for index, event in enumerate(events):
+        if not isinstance(event.get("type"), str):
+            raise ProtocolError(f"events[{index}] has no 'type'")
+    return Reply(True, events, field(answer, "state", dict, "an object"))

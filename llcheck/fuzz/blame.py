@@ -1,0 +1,161 @@
+"""Which rule clauses a difference between an engine and the reference points at.
+
+A difference is located (the first differing event, state key or view key) and mapped to the
+rule kinds that decide it, then to the clauses of those kinds in the edition; the clauses the
+reference cited in its own events, and the rules of the card being played, come next. Nothing
+here names a card: kinds come from the spec vocabulary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from loveletter_ref.spec import Edition
+
+EVENT_RULES: dict[str, tuple[str, ...]] = {
+    "round_start": ("set_aside", "face_up", "deal"),
+    "deal": ("deal",),
+    "turn": ("turn_order", "elimination", "last_standing", "deck_empty"),
+    "unprotect": ("protect",),
+    "protect": ("protect",),
+    "draw": ("turn_draw", "empty_deck", "draw_return", "short_deck"),
+    "play": ("turn_play", "forced_with"),
+    "no_effect": ("no_valid_target", "no_target", "empty_deck", "short_deck"),
+    "guess": ("guess",),
+    "look": ("look",),
+    "compare": ("compare", "on_tie"),
+    "discard": ("discard_draw", "out_if_discarded", "elimination"),
+    "trade": ("trade",),
+    "return": ("draw_return", "short_deck"),
+    "eliminate": ("elimination", "out_if_discarded"),
+    "round_end": ("last_standing", "deck_empty", "showdown", "tie", "all_eliminated"),
+    "token": ("round_tokens", "bonus_token"),
+    "game_end": ("tokens_to_win", "game_end"),
+}
+"""Event type -> the rule kinds that decide whether and how it happens."""
+
+STATE_RULES: dict[str, tuple[str, ...]] = {
+    "phase": ("last_standing", "deck_empty", "draw_return", "tokens_to_win", "game_end"),
+    "turn": ("turn_order", "elimination", "last_standing", "deck_empty"),
+    "starter": ("next_first",),
+    "deck": ("turn_draw", "draw_return", "discard_draw"),
+    "set_aside": ("set_aside", "empty_deck"),
+    "face_up": ("face_up",),
+    "hands": ("deal", "trade", "discard_draw", "draw_return"),
+    "discards": ("discard_draw", "out_if_discarded", "elimination"),
+    "eliminated": ("elimination", "out_if_discarded", "guess", "compare", "on_tie"),
+    "protected": ("protect",),
+    "tokens": ("round_tokens", "bonus_token"),
+    "pending": ("draw_return",),
+    "round_winners": ("showdown", "tie", "last_standing", "deck_empty"),
+    "game_winners": ("tokens_to_win", "game_end"),
+    "hand": ("deal", "trade", "discard_draw", "draw_return"),
+    "set_aside_size": ("set_aside", "empty_deck"),
+    "deck_size": ("turn_draw", "draw_return"),
+}
+"""State (and view) key -> the rule kinds that decide its value."""
+
+FIELD_RULES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("round_start", "set_aside"): ("set_aside",),
+    ("round_start", "face_up"): ("face_up",),
+    ("round_start", "first"): ("first_player", "next_first"),
+    ("compare", "loser"): ("compare", "on_tie"),
+    ("return", "to"): ("draw_return",),
+    ("token", "amount"): ("round_tokens", "bonus_token"),
+}
+"""(event type, field) -> the rule kinds that decide that field, where the type alone says too little."""
+
+AT_START: dict[str, tuple[str, ...]] = {"turn": ("first_player", "next_first"),
+                                        "starter": ("first_player", "next_first")}
+"""Right after a deal, who is on turn is decided by the starting rules instead."""
+
+CARD_EFFECTS = frozenset({"play", "no_effect", "guess", "look", "compare", "protect", "discard",
+                          "trade", "return", "eliminate", "draw"})
+"""Event types through which a played card acts: the card's own clauses are suspects too."""
+
+
+def kinds_clauses(edition: Edition, kinds: Iterable[str]) -> list[str]:
+    """The ids of the edition's clauses of these kinds, general rules first."""
+    wanted = set(kinds)
+    general = [c.id for c in edition.general.values() if c.kind in wanted]
+    cards = [c.id for c in edition.clauses.values() if c.card is not None and c.kind in wanted]
+    return general + [c for c in cards if c not in general]
+
+
+def card_clauses(edition: Edition, card: str | None) -> list[str]:
+    """The ids of every rule of a card (by name), its value-and-count clause last."""
+    if card is None:
+        return []
+    return [c.id for c in edition.clauses.values() if c.card == card and c.kind != "card"]
+
+
+def first_index(want: Sequence[Any], got: Sequence[Any]) -> int:
+    """The first position where two lists differ (the shorter length if one is a prefix)."""
+    for i, (a, b) in enumerate(zip(want, got, strict=False)):
+        if a != b:
+            return i
+    return min(len(want), len(got))
+
+
+def event_suspects(edition: Edition, want: list[dict[str, Any]], got: list[dict[str, Any]],
+                   card: str | None, at_start: bool = False) -> list[str]:
+    """Clauses behind the first differing event, the reference's cited clauses, the card's rules.
+
+    `want` may carry the reference's `clause` fields; they are ignored when locating the difference.
+    """
+    i = first_index([_bare(e) for e in want], [_bare(e) for e in got])
+    types = [e.get("type") for e in (want[i:i + 1] + got[i:i + 1]) if isinstance(e, dict)]
+    kinds = _field_kinds(want[i:i + 1], got[i:i + 1]) or [
+        k for t in types for k in _event_kinds(str(t), at_start)]
+    out = kinds_clauses(edition, kinds)
+    out += [e["clause"] for e in want[i:] if isinstance(e, dict) and isinstance(e.get("clause"), str)]
+    if any(t in CARD_EFFECTS for t in types):
+        out += card_clauses(edition, card)
+    return unique(out)
+
+
+def _field_kinds(want: list[Any], got: list[Any]) -> list[str]:
+    """For two events of the same type that differ only in fields `FIELD_RULES` knows, the
+    rule kinds of those fields (else nothing)."""
+    if not (want and got and isinstance(want[0], dict) and isinstance(got[0], dict)):
+        return []
+    a, b = _bare(want[0]), _bare(got[0])
+    if a.get("type") != b.get("type"):
+        return []
+    fields = [FIELD_RULES.get((str(a.get("type")), k)) for k in set(a) | set(b) if a.get(k) != b.get(k)]
+    if not fields or any(f is None for f in fields):
+        return []
+    return [kind for f in fields if f is not None for kind in f]
+
+
+def _bare(event: Any) -> Any:
+    """An event without its `clause` field."""
+    if isinstance(event, dict) and "clause" in event:
+        return {k: v for k, v in event.items() if k != "clause"}
+    return event
+
+
+def _event_kinds(event_type: str, at_start: bool) -> tuple[str, ...]:
+    if at_start and event_type in ("turn", "round_start"):
+        return EVENT_RULES[event_type] + ("first_player", "next_first")
+    return EVENT_RULES.get(event_type, ())
+
+
+def state_suspects(edition: Edition, want: dict[str, Any], got: dict[str, Any], card: str | None,
+                   at_start: bool = False) -> list[str]:
+    """Clauses behind the differing keys of two states (or views), then the card's rules."""
+    keys = [k for k in want if want.get(k) != got.get(k)] + [k for k in got if k not in want]
+    out: list[str] = []
+    for key in keys:
+        if key == "log":
+            out += event_suspects(edition, want.get("log") or [], got.get("log") or [], card, at_start)
+            continue
+        rules = AT_START.get(key, ()) if at_start and key in AT_START else STATE_RULES.get(key, ())
+        out += kinds_clauses(edition, rules)
+    return unique(out + card_clauses(edition, card))
+
+
+def unique(items: Iterable[str]) -> list[str]:
+    """The items in first-seen order, without repeats."""
+    return list(dict.fromkeys(items))

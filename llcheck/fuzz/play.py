@@ -1,0 +1,144 @@
+"""One fuzzed game, decoded from a byte tape chosen by hypothesis.
+
+Every choice reads one byte of the tape (its value modulo the number of options); a tape that
+runs out reads zeros, and a choice with one option reads nothing. So a shrunk tape of zeros
+means "the first option everywhere": the first legal action, the edition's card order dealt as
+Fisher-Yates leaves it, every player one token short of winning the game. The game's horizon
+caps how many actions are sent: shrinking it is what makes a replay short.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from loveletter_ref import Action, Game, IllegalActionError, Phase
+from loveletter_ref.engine.actions import KEEP, PLAY
+from loveletter_ref.spec import Edition
+
+from .lockstep import Lockstep
+
+PROBE_ODDS = 6
+"""One decision in this many also sends an illegal action first (which must be refused)."""
+
+MAX_ROUNDS = 3
+"""Rounds played in one fuzzed game at most (for engines that play several)."""
+
+
+class Tape:
+    """Choices read from bytes."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self.pos = 0
+
+    def byte(self) -> int:
+        """The next byte (0 once the tape has run out)."""
+        value = self.data[self.pos] if self.pos < len(self.data) else 0
+        self.pos += 1
+        return value
+
+    def choose(self, options: int) -> int:
+        """An index below `options` (0 without reading when there is one option)."""
+        if options <= 1:
+            return 0
+        value = self.byte()
+        if options > 256:
+            value = value * 256 + self.byte()
+        return value % options
+
+    def shuffle(self, items: list[str]) -> list[str]:
+        """A Fisher-Yates shuffle of a copy of `items`."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.choose(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+
+@dataclass
+class Tally:
+    """What a fuzzing run has played so far."""
+
+    games: int = 0
+    rounds: int = 0
+    actions: int = 0
+    probes: int = 0
+
+
+def play_game(step: Lockstep, horizon: int, tape: Tape, tally: Tally) -> None:
+    """Play one game in lockstep, as the tape decides, sending at most `horizon` actions."""
+    edition, players = step.edition, step.players
+    deck = [edition.names[c] for c in edition.deck(players)]
+    first = tape.choose(players)
+    tokens = None
+    if step.engine.hello.can("games"):
+        target = edition.player_table("tokens_to_win", players)
+        tokens = [target - 1 - tape.choose(target) for _ in range(players)]
+    tally.games += 1
+    step.start(tape.shuffle(deck), first, tokens)
+    for played in range(1, MAX_ROUNDS + 1):
+        while step.live:
+            if horizon <= 0:
+                step.compare_view(tape.choose(players))
+                return
+            horizon -= 1
+            _decide(step, tape, tally)
+        tally.rounds += 1
+        step.compare_view(tape.choose(players))
+        if not (step.round_over and tokens is not None and played < MAX_ROUNDS):
+            return
+        step.next_round(tape.shuffle(deck))
+
+
+def _decide(step: Lockstep, tape: Tape, tally: Tally) -> None:
+    legal = step.legal()
+    if tape.choose(PROBE_ODDS) == PROBE_ODDS - 1:
+        candidates = near_misses(step.reference, legal)
+        if candidates:
+            probe = candidates[tape.choose(len(candidates))]
+            if _refused(step.reference, probe):
+                tally.probes += 1
+                step.probe(probe)
+                return
+    tally.actions += 1
+    step.play(legal[tape.choose(len(legal))])
+
+
+def near_misses(game: Game, legal: list[Action]) -> list[Action]:
+    """Actions that are not legal now but look like they could be: held cards with wrong targets
+    or guesses, cards not held, keeps that return the wrong cards."""
+    allowed = set(legal)
+    return [a for a in _candidates(game) if a not in allowed]
+
+
+def _candidates(game: Game) -> list[Action]:
+    names = game.tables.names
+    hand = sorted({names[c] for c in game.hands[game.current]})
+    if game.phase is Phase.KEEP:
+        others = [n for n in names if n not in hand][:1]
+        return [Action(KEEP, hand[0]), *(Action(KEEP, n, returned=tuple(hand[1:])) for n in others)]
+    if game.phase is not Phase.PLAY:
+        return []
+    seats: list[int | None] = [None, *range(game.players)]
+    guesses: list[str | int | None] = [None, *_guessable(game.edition)]
+    out = [Action(PLAY, card, target, guess) for card in hand for target in seats for guess in guesses
+           if target is not None or guess is None]
+    out += [Action(PLAY, name) for name in names if name not in hand]
+    return out
+
+
+def _guessable(edition: Edition) -> list[str | int]:
+    """Everything a guess could name: every card, and every value when guesses are by value."""
+    by_value = any(c.kind == "guess" and not c.silent and c.rule.get("by") == "value"
+                   for c in edition.clauses.values())
+    if by_value:
+        return sorted({card.value for card in edition.cards})
+    return list(edition.names)
+
+
+def _refused(game: Game, action: Action) -> bool:
+    try:
+        game.check(action)
+    except IllegalActionError:
+        return True
+    return False

@@ -1,0 +1,1 @@
+"""The conformance harness: the case corpus (`cases`) and what runs it against engines."""

@@ -1,0 +1,108 @@
+"""JUnit XML, the report format CI systems read (Jenkins, GitLab, GitHub test reporters).
+
+One `<testsuite>` per corpus folder and edition (`required/classic`, `property/z-man-2019`, ...),
+one `<testcase>` per case named by its id, with the case's first clause as its classname; a
+failure or error carries the divergence and the replay command; skipped cases and known failures
+are `<skipped>`; an unexpected pass is a failure.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import xml.etree.ElementTree as ET
+
+from ..baseline.report import junit_suites
+from .clauses import clause_quote
+from .report import Report
+from .results import ERRORED, FAILED, KNOWN_FAILURE, SKIPPED, UNEXPECTED_PASS, Result, Tally, compact
+
+_NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+"""Characters XML 1.0 cannot hold (an engine's output may contain them)."""
+
+
+def _clean(text: str) -> str:
+    return _NOT_XML.sub("\ufffd", text)
+
+
+def classname(result: Result) -> str:
+    """The clause a case id starts with, else the first it names, else its kind and edition."""
+    main = result.id.partition("/")[0]
+    if main in result.clauses:
+        return main
+    return result.clauses[0] if result.clauses else f"{result.kind}.{result.edition or 'all'}"
+
+
+def _details(result: Result) -> str:
+    lines = [result.description] if result.description else []
+    lines += [f"clause {c}: {clause_quote(c)}" for c in result.clauses]
+    if result.divergence is not None:
+        d = result.divergence
+        lines += [f"{d.where()}: {d.what}", f"expected: {compact(d.expected)}",
+                  f"actual:   {compact(d.actual)}"]
+        if d.detail:
+            lines.append(d.detail)
+    elif result.message:
+        lines.append(result.message)
+    if result.replay_case is not None:
+        lines.append(f"replay case: {compact(result.replay_case)}")
+    if result.replay:
+        lines.append(f"replay: {result.replay}")
+    return _clean("\n".join(lines))
+
+
+def _testcase(suite: ET.Element, result: Result) -> None:
+    case = ET.SubElement(suite, "testcase", classname=_clean(classname(result)), name=_clean(result.id),
+                         time=f"{result.seconds:.6f}")
+    if result.file:
+        case.set("file", _clean(result.file.rpartition(":")[0] or result.file))
+    message = _clean(result.message)
+    if result.status in (FAILED, UNEXPECTED_PASS):
+        ET.SubElement(case, "failure", message=message, type=result.status).text = _details(result)
+    elif result.status == ERRORED:
+        ET.SubElement(case, "error", message=message, type="errored").text = _details(result)
+    elif result.status == SKIPPED:
+        ET.SubElement(case, "skipped", message=message)
+    elif result.status == KNOWN_FAILURE:
+        text = f"known failure: {result.known_failure}: {message}"
+        ET.SubElement(case, "skipped", message=_clean(text))
+
+
+def _counts(element: ET.Element, tally: Tally, seconds: float) -> None:
+    element.set("tests", str(tally.total))
+    element.set("failures", str(tally[FAILED] + tally[UNEXPECTED_PASS]))
+    element.set("errors", str(tally[ERRORED]))
+    element.set("skipped", str(tally[SKIPPED] + tally[KNOWN_FAILURE]))
+    element.set("time", f"{seconds:.3f}")
+
+
+def _add_suites(root: ET.Element, suites: list[ET.Element]) -> None:
+    """Append suites made elsewhere (the baseline's), adding their counts to the root's."""
+    for suite in suites:
+        root.append(suite)
+        for key in ("tests", "failures", "errors", "skipped"):
+            root.set(key, str(int(root.get(key, "0")) + int(suite.get(key, "0"))))
+
+
+def junit_xml(report: Report) -> bytes:
+    """The report as a JUnit XML document."""
+    root = ET.Element("testsuites", name="llcheck check")
+    _counts(root, report.tally, report.seconds)
+    suites: dict[str, list[Result]] = {}
+    for result in report.results:
+        suites.setdefault(f"{result.group}/{result.edition or 'all'}", []).append(result)
+    host = socket.gethostname()
+    for name, results in suites.items():
+        suite = ET.SubElement(root, "testsuite", name=name, timestamp=report.info.started[:19], hostname=host)
+        _counts(suite, Tally.of(results), sum(r.seconds for r in results))
+        properties = ET.SubElement(suite, "properties")
+        engine = report.info.hello
+        for key, value in (("impl", report.info.impl), ("engine", f"{engine.name} {engine.version}"),
+                           ("capabilities", ",".join(sorted(engine.capabilities)))):
+            ET.SubElement(properties, "property", name=key, value=_clean(value))
+        for result in results:
+            _testcase(suite, result)
+    if report.baseline is not None:
+        _add_suites(root, junit_suites(report.baseline, _clean))
+    ET.indent(root)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True)

@@ -1,0 +1,121 @@
+"""A finished (or interrupted) run as data, its JSON report, and the results stream written as
+the run goes. Both follow conformance/schema/report.schema.json."""
+
+from __future__ import annotations
+
+import json
+import platform
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO
+
+from loveletter_ref.paths import conformance_dir
+
+from .. import __version__
+from ..engines.base import Hello
+from ..protocol.messages import PROTOCOL_VERSION
+from .clauses import clause_quote
+from .results import Json, Result, Tally, by_key
+
+REPORT_VERSION = 1
+"""Version of the report format (conformance/schema/report.schema.json)."""
+
+
+@dataclass
+class RunInfo:
+    """What was run against what: the engine as named and as it introduced itself, the options."""
+
+    impl: str
+    hello: Hello
+    options: Json
+    started: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+
+    def to_json(self) -> Json:
+        """The report's header."""
+        return {
+            "llcheck": __version__, "protocol": PROTOCOL_VERSION, "python": platform.python_version(),
+            "started": self.started, "options": self.options,
+            "engine": {"impl": self.impl, "name": self.hello.name, "version": self.hello.version,
+                       "protocol": self.hello.protocol, "editions": list(self.hello.editions),
+                       "capabilities": sorted(self.hello.capabilities)},
+        }
+
+
+@dataclass
+class Report:
+    """Every result of a run with its totals."""
+
+    info: RunInfo
+    results: list[Result]
+    seconds: float
+    interrupted: bool = False
+    exit_code: int = 0
+    baseline: list[Json] | None = None
+    """`check --baseline`: how the engine compares with each baseline (llcheck/baseline/report.py)."""
+
+    @property
+    def tally(self) -> Tally:
+        """Counts by status."""
+        return Tally.of(self.results)
+
+    def to_json(self) -> Json:
+        """The whole JSON report."""
+        clauses = by_key(self.results, "clauses")
+        tags = by_key(self.results, "tags")
+        return {
+            "report": "llcheck-check", "version": REPORT_VERSION, **self.info.to_json(),
+            "seconds": round(self.seconds, 3), "interrupted": self.interrupted, "exit_code": self.exit_code,
+            "summary": self.tally.to_json(),
+            "clauses": [{"id": key, "quote": clause_quote(key), "verdict": t.verdict(), **t.to_json()}
+                        for key, t in clauses.items()],
+            "tags": [{"id": key, "verdict": t.verdict(), **t.to_json()} for key, t in tags.items()],
+            "results": [r.to_json() for r in self.results],
+            **({"baseline": self.baseline} if self.baseline is not None else {}),
+        }
+
+
+def open_output(path: str) -> IO[str]:
+    """A report file opened for writing now, so that a bad path fails before the run (OSError)."""
+    return open(path, "w", encoding="utf-8")  # noqa: SIM115 - the caller closes it when the run ends
+
+
+def write_json(out: IO[str], report: Report) -> None:
+    """Write the JSON report and close the file."""
+    with out:
+        json.dump(report.to_json(), out, indent=1, ensure_ascii=False, default=repr)
+        out.write("\n")
+
+
+class ResultsStream:
+    """JSON lines written as the run goes: a header, one line per result, a summary at the end.
+
+    Each line is flushed at once, so an interrupted or killed run keeps what it found.
+    """
+
+    def __init__(self, out: IO[str]):
+        self.out = out
+
+    def _line(self, kind: str, body: Json) -> None:
+        self.out.write(json.dumps({"type": kind, **body}, ensure_ascii=False, default=repr) + "\n")
+        self.out.flush()
+
+    def begin(self, info: RunInfo) -> None:
+        """The header line."""
+        self._line("header", info.to_json())
+
+    def result(self, result: Result) -> None:
+        """One result line."""
+        self._line("result", result.to_json())
+
+    def end(self, report: Report) -> None:
+        """The summary line; closes the stream."""
+        self._line("summary", {"summary": report.tally.to_json(), "seconds": round(report.seconds, 3),
+                               "interrupted": report.interrupted, "exit_code": report.exit_code})
+        self.out.close()
+
+
+def report_schema_path() -> Path:
+    """The published schema of JSON reports and results streams."""
+    return conformance_dir() / "schema" / "report.schema.json"
+

@@ -1,0 +1,185 @@
+"""What running a case (or a property, or a fuzzing campaign) produced, and the run's totals."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+Json = dict[str, Any]
+
+PASSED = "passed"
+FAILED = "failed"
+ERRORED = "errored"
+SKIPPED = "skipped"
+KNOWN_FAILURE = "known_failure"
+"""Failed (or errored) as the known-failures list says it must."""
+UNEXPECTED_PASS = "unexpected_pass"
+"""Listed as a known failure, but passed: the list is out of date."""
+
+STATUSES = (PASSED, FAILED, ERRORED, SKIPPED, KNOWN_FAILURE, UNEXPECTED_PASS)
+"""Every status a result can have, in report order."""
+
+BAD = (FAILED, ERRORED, UNEXPECTED_PASS)
+"""Statuses that make the run fail (exit code 1)."""
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first point where an engine departed from a case.
+
+    `round` and `step` are 1-based; step 0 is the deal of the round; `round` None is the result
+    checked after the last step. `what` names the point (`events`, `state.hands`, `view 1.log`,
+    `action refused`, ...); `detail` says in one line how the values differ.
+    """
+
+    round: int | None
+    step: int | None
+    what: str
+    expected: Any
+    actual: Any
+    detail: str = ""
+    action: Json | None = None
+
+    def where(self) -> str:
+        """`round 1, step 3 (Guard on 1 naming Priest)`, `round 2, deal` or `result`."""
+        if self.round is None:
+            return "result"
+        if not self.step:
+            return f"round {self.round}, deal"
+        return f"round {self.round}, step {self.step}" + (f" ({describe_action(self.action)})"
+                                                          if self.action is not None else "")
+
+    def summary(self) -> str:
+        """One line: where, what, and how."""
+        text = f"{self.where()}: {self.what}"
+        return f"{text}: {self.detail}" if self.detail else text
+
+    def to_json(self) -> Json:
+        """The JSON report form."""
+        return {"round": self.round, "step": self.step, "action": self.action, "what": self.what,
+                "expected": self.expected, "actual": self.actual, "detail": self.detail}
+
+
+def describe_action(action: Json) -> str:
+    """Short human form of an action: `Guard on 1 naming Priest`, `keep Baron, return [Guard]`."""
+    if not isinstance(action, dict):
+        return compact(action)
+    card = action.get("card", "?")
+    if action.get("type") == "keep":
+        return f"keep {card}, return [{', '.join(map(str, action.get('return', [])))}]"
+    if action.get("type") not in (None, "play"):
+        return compact(action)
+    text = str(card)
+    if "target" in action:
+        text += f" on {action['target']}"
+    if "guess" in action:
+        text += f" naming {action['guess']}"
+    return text
+
+
+def compact(value: Any, limit: int | None = None) -> str:
+    """Compact JSON, shortened to `limit` characters when given."""
+    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=repr)
+    if limit is not None and len(text) > limit:
+        return text[:limit - 3] + "..."
+    return text
+
+
+@dataclass
+class Result:
+    """The outcome of one case, property or fuzzing campaign.
+
+    `kind` is `case`, `property` or `fuzz`; `group` is the case's folder (`required`, `optional`,
+    `disputed`, `golden`) or the kind itself. `message` is one line (why it failed, errored or was
+    skipped); `replay` is a command that runs it again, `replay_case` the game that shows it.
+    """
+
+    id: str
+    status: str
+    kind: str = "case"
+    group: str = "required"
+    edition: str = ""
+    players: int | None = None
+    clauses: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    description: str = ""
+    file: str | None = None
+    message: str = ""
+    divergence: Divergence | None = None
+    known_failure: str | None = None
+    seconds: float = 0.0
+    replay: str | None = None
+    replay_case: Json | None = None
+    engine_broken: bool = field(default=False, compare=False)
+
+    def to_json(self) -> Json:
+        """The JSON report form (one line of the results stream)."""
+        return {
+            "id": self.id, "kind": self.kind, "status": self.status, "group": self.group,
+            "edition": self.edition, "players": self.players, "clauses": list(self.clauses),
+            "tags": list(self.tags), "description": self.description, "file": self.file,
+            "seconds": round(self.seconds, 6), "message": self.message,
+            "divergence": self.divergence.to_json() if self.divergence else None,
+            "known_failure": self.known_failure, "replay": self.replay, "replay_case": self.replay_case,
+        }
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How many results have each status."""
+
+    counts: Counter[str]
+
+    @classmethod
+    def of(cls, results: Iterable[Result]) -> Tally:
+        """Count the statuses of `results`."""
+        return cls(Counter(r.status for r in results))
+
+    def __getitem__(self, status: str) -> int:
+        return self.counts[status]
+
+    @property
+    def total(self) -> int:
+        """Results counted."""
+        return sum(self.counts.values())
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing failed, errored or passed unexpectedly."""
+        return not any(self.counts[s] for s in BAD)
+
+    def verdict(self) -> str:
+        """A clause's or tag's verdict: fails, errored, known failure, conforms, or untested."""
+        if self.counts[FAILED] or self.counts[UNEXPECTED_PASS]:
+            return "fails"
+        if self.counts[ERRORED]:
+            return "errored"
+        if self.counts[KNOWN_FAILURE]:
+            return "known failure"
+        return "conforms" if self.counts[PASSED] else "untested"
+
+    def line(self) -> str:
+        """`N passed, N failed, N errored, N skipped` (+ known failures and unexpected passes)."""
+        text = ", ".join(f"{self.counts[s]} {s}" for s in (PASSED, FAILED, ERRORED, SKIPPED))
+        known, unexpected = self.counts[KNOWN_FAILURE], self.counts[UNEXPECTED_PASS]
+        if known:
+            text += f", {known} known failure" + ("s" if known > 1 else "")
+        if unexpected:
+            text += f", {unexpected} unexpected pass" + ("es" if unexpected > 1 else "")
+        return text
+
+    def to_json(self) -> Json:
+        """Counts by status, with the total."""
+        return {"total": self.total, **{s: self.counts[s] for s in STATUSES}}
+
+
+def by_key(results: Iterable[Result], keys: str) -> dict[str, Tally]:
+    """Tallies per clause (`keys="clauses"`) or per tag (`keys="tags"`), keys sorted."""
+    groups: dict[str, list[Result]] = {}
+    for result in results:
+        for key in getattr(result, keys):
+            groups.setdefault(key, []).append(result)
+    return {key: Tally.of(groups[key]) for key in sorted(groups)}

@@ -1,0 +1,333 @@
+"""Run conformance cases against an engine and find the first point where it diverges.
+
+`run_case` plays one case on a fresh game of an `Engine` and returns its `Result`; it never
+raises for what the engine does (a crash, a hang, a protocol breach or an adapter's exception
+is an `errored` result). `run_cases` runs many on `jobs` engines in parallel, one engine per
+worker, replacing an engine that broke, and hands each result over as soon as it exists.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..engines.base import Engine, EngineFailure, Reply
+from ..engines.pipes import printable
+from ..engines.subprocess import EngineGone, SubprocessEngine
+from .cases import Case
+from .compare import MISSING, actions_detail, events_detail, partial_difference
+from .results import ERRORED, FAILED, PASSED, SKIPPED, Divergence, Json, Result
+
+RESTART_ATTEMPTS = 2
+"""Consecutive failed restarts after which a worker stops trying and reports its cases as errored."""
+
+
+class _Diverged(Exception):
+    """Raised inside a case run to stop at the first divergence."""
+
+    def __init__(self, divergence: Divergence):
+        super().__init__(divergence.summary())
+        self.divergence = divergence
+
+
+def needs_of(case: Case) -> tuple[str, ...]:
+    """The capabilities a case needs: its `needs`, plus `games` when it has several rounds."""
+    needs = tuple(case.needs)
+    return needs + ("games",) if len(case.rounds) > 1 and "games" not in needs else needs
+
+
+def skip_reason(engine: Engine, case: Case) -> str | None:
+    """Why `engine` cannot run `case` (an edition it does not play, a capability it lacks), or None."""
+    if case.edition not in engine.hello.editions:
+        return f"the engine does not play {case.edition}"
+    missing = [need for need in needs_of(case) if not engine.hello.can(need)]
+    if missing:
+        return f"needs capability {', '.join(missing)}"
+    return None
+
+
+def result_for(case: Case, status: str, **fields: Any) -> Result:
+    """A Result describing `case`."""
+    return Result(case.id, status, kind="case", group=case.status, edition=case.edition, players=case.players,
+                  clauses=tuple(case.clauses), tags=tuple(case.tags), description=case.description,
+                  file=f"{shown(case.path)}:{case.line}", **fields)
+
+
+def shown(path: Path) -> str:
+    """A path relative to the current directory when it lies below it, else as it is."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def run_case(engine: Engine, case: Case, case_timeout: float | None = None) -> Result:
+    """Play `case` on a fresh game of `engine`; passed, failed (with its divergence), errored or skipped.
+
+    `case_timeout` bounds the whole case for engines that run in their own process.
+    """
+    began = time.perf_counter()
+    reason = skip_reason(engine, case)
+    if reason is not None:
+        return result_for(case, SKIPPED, message=reason)
+    try:
+        with _time_limit(engine, case_timeout):
+            _Play(engine, case).run()
+    except _Diverged as exc:
+        return result_for(case, FAILED, message=exc.divergence.summary(), divergence=exc.divergence,
+                          seconds=time.perf_counter() - began)
+    except EngineFailure as exc:
+        return result_for(case, ERRORED, message=_one_line(str(exc)), seconds=time.perf_counter() - began,
+                          engine_broken=isinstance(exc, EngineGone))
+    except Exception as exc:  # an in-process adapter's bug: report it, replace the adapter
+        return result_for(case, ERRORED, message=_one_line(f"the engine raised {type(exc).__name__}: {exc}"),
+                          seconds=time.perf_counter() - began, engine_broken=True)
+    return result_for(case, PASSED, seconds=time.perf_counter() - began)
+
+
+def _time_limit(engine: Engine, seconds: float | None) -> contextlib.AbstractContextManager[None]:
+    """The case's time limit, for engines in their own process (an in-process one cannot be stopped)."""
+    if isinstance(engine, SubprocessEngine):
+        return engine.time_limit(seconds)
+    return contextlib.nullcontext()
+
+
+def _one_line(text: str) -> str:
+    return printable(text, 1000)
+
+
+class _Play:
+    """One case being played: the engine, what it claims, and the last state it reported."""
+
+    def __init__(self, engine: Engine, case: Case):
+        self.engine = engine
+        self.case = case
+        self.hello = engine.hello
+        self.state: Json = {}
+
+    def run(self) -> None:
+        """Play every round and step; raise _Diverged at the first difference."""
+        case = self.case
+        for number, round_ in enumerate(case.rounds, 1):
+            reply = self._deal(number, round_["deck"])
+            if round_.get("refused"):
+                if reply.accepted:
+                    raise _Diverged(Divergence(number, 0, "deal accepted", "refused", "accepted",
+                                               "the engine dealt a deck the rules do not allow"))
+                return
+            if not reply.accepted:
+                raise _Diverged(Divergence(number, 0, "deal refused", "accepted", _refusal(reply),
+                                           f"the engine refused the deal: {_refusal_text(reply)}"))
+            self._take(reply)
+            if "start" in round_:
+                self._expect(round_["start"], reply, number, 0, None)
+            for index, step in enumerate(round_.get("steps", ()), 1):
+                self._step(number, index, step)
+        if case.result is not None:
+            self._partial(case.result, self.state, "result", None, 0, None)
+
+    def _deal(self, number: int, deck: Sequence[str]) -> Reply:
+        if number == 1:
+            case = self.case
+            tokens = list(case.tokens) if case.tokens is not None else [0] * case.players
+            return self.engine.start(case.edition, case.players, list(deck), case.first_player, tokens)
+        return self.engine.next_round(list(deck))
+
+    def _take(self, reply: Reply) -> None:
+        """Remember the state an accepted reply reports (asking for it when the reply has none)."""
+        self.state = reply.state if reply.state is not None else self.engine.state()
+
+    def _step(self, number: int, index: int, step: Json) -> None:
+        action = step["action"]
+        reply = self.engine.apply(action)
+        if step.get("refused"):
+            if reply.accepted:
+                raise _Diverged(Divergence(number, index, "action accepted", "refused", "accepted",
+                                           "the engine accepted an action the rules forbid", action))
+            after = self.engine.state()
+            self._partial(self.state, after, "state after a refusal", number, index, action)
+            return
+        if not reply.accepted:
+            raise _Diverged(Divergence(number, index, "action refused", "accepted", _refusal(reply),
+                                       f"the engine refused it: {_refusal_text(reply)}", action))
+        self._take(reply)
+        if "expect" in step:
+            self._expect(step["expect"], reply, number, index, action)
+
+    def _expect(self, expect: Json, reply: Reply, number: int, index: int, action: Json | None) -> None:
+        """Check one set of expectations, each only when the engine claims what it needs."""
+        if "events" in expect and self.hello.can("events"):
+            detail = events_detail(expect["events"], reply.events)
+            if detail is not None:
+                raise _Diverged(Divergence(number, index, "events", expect["events"], reply.events, detail,
+                                           action))
+        if "state" in expect:
+            self._partial(expect["state"], self.state, "state", number, index, action)
+        if "legal_actions" in expect and self.hello.can("legal_actions"):
+            actual = self.engine.legal_actions()
+            detail = actions_detail(expect["legal_actions"], actual)
+            if detail is not None:
+                raise _Diverged(Divergence(number, index, "legal_actions", expect["legal_actions"], actual,
+                                           detail, action))
+        if "views" in expect and self.hello.can("views"):
+            for seat, partial in expect["views"].items():
+                view = self.engine.view(int(seat))
+                self._partial(partial, view, f"view {seat}", number, index, action, log_key="log")
+
+    def _partial(self, expected: Json, actual: Json, name: str, number: int | None, index: int,
+                 action: Json | None, log_key: str | None = None) -> None:
+        found = partial_difference(expected, actual, log_key)
+        if found is not None:
+            key, got, detail = found
+            raise _Diverged(Divergence(number, index if number is not None else None, f"{name}.{key}",
+                                       expected[key], None if got is MISSING else got, detail, action))
+
+
+def _refusal(reply: Reply) -> Json:
+    out: Json = {"refused": reply.reason}
+    if reply.clause:
+        out["clause"] = reply.clause
+    return out
+
+
+def _refusal_text(reply: Reply) -> str:
+    text = reply.reason or "(no reason given)"
+    return f"{text} [{reply.clause}]" if reply.clause else text
+
+
+# -- many cases ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """Every result of a run, in the order the cases were given, and whether it was interrupted."""
+
+    results: list[Result]
+    interrupted: bool = False
+
+
+STOP_GRACE = 5.0
+"""Seconds the workers are given to stop once a run is interrupted."""
+
+
+class _Worker(threading.Thread):
+    """Takes cases from a shared queue and runs them on its own engine, replacing it when broken."""
+
+    def __init__(self, todo: queue.Queue[tuple[int, Case]], done: queue.Queue[tuple[int, Result]],
+                 make_engine: Callable[[], Engine], engine: Engine | None, stop: threading.Event,
+                 case_timeout: float | None):
+        super().__init__(daemon=True)
+        self.todo, self.done, self.make_engine = todo, done, make_engine
+        self.engine = engine
+        self.stop = stop
+        self.case_timeout = case_timeout
+        self.failed_starts = 0
+        self.start_error = ""
+
+    def run(self) -> None:
+        try:
+            while not self.stop.is_set():
+                try:
+                    index, case = self.todo.get_nowait()
+                except queue.Empty:
+                    return
+                result = self._run(case)
+                if self.stop.is_set() and result.engine_broken:
+                    return  # cut short by the interruption: not a verdict
+                self.done.put((index, result))
+        finally:
+            self.close()
+
+    def _run(self, case: Case) -> Result:
+        engine = self._engine()
+        if engine is None:
+            return result_for(case, ERRORED, message=f"not run: the engine could not be restarted: "
+                                                     f"{self.start_error}", engine_broken=True)
+        result = run_case(engine, case, self.case_timeout)
+        if result.engine_broken:
+            self.close()
+        return result
+
+    def _engine(self) -> Engine | None:
+        if self.engine is None and self.failed_starts < RESTART_ATTEMPTS:
+            try:
+                self.engine = self.make_engine()
+                self.failed_starts = 0
+            except Exception as exc:  # EngineFailure, or an adapter that cannot be built
+                self.failed_starts += 1
+                self.start_error = _one_line(str(exc)) or type(exc).__name__
+        return self.engine
+
+    def close(self) -> None:
+        """Stop this worker's engine."""
+        engine, self.engine = self.engine, None
+        if engine is not None:
+            with contextlib.suppress(Exception):  # closing a broken engine must not lose any result
+                engine.close()
+
+    def kill(self) -> None:
+        """Stop this worker's engine process at once, from another thread (after Ctrl-C)."""
+        kill = getattr(self.engine, "kill", None)
+        if kill is not None:
+            kill()
+
+
+def run_cases(cases: Iterable[Case], make_engine: Callable[[], Engine], *, jobs: int = 1,
+              engine: Engine | None = None, on_result: Callable[[Result], None] | None = None,
+              case_timeout: float | None = None, stop: threading.Event | None = None) -> Outcome:
+    """Run `cases` on `jobs` engines in parallel; `on_result` sees each result as it is made.
+
+    `engine`, when given, is used by the first worker (and closed at the end). `case_timeout`
+    bounds each case of a protocol engine. Setting `stop` (or Ctrl-C) interrupts the run: the
+    engines are killed, the cases they were running are dropped, and every result finished
+    before is handed over and returned, with `interrupted` set.
+    """
+    listed = list(cases)
+    todo: queue.Queue[tuple[int, Case]] = queue.Queue()
+    for item in enumerate(listed):
+        todo.put(item)
+    done: queue.Queue[tuple[int, Result]] = queue.Queue()
+    stop = stop or threading.Event()
+    workers = [_Worker(todo, done, make_engine, engine if n == 0 else None, stop, case_timeout)
+               for n in range(max(1, min(jobs, len(listed))))]
+    results: dict[int, Result] = {}
+
+    def take(index: int, result: Result) -> None:
+        results[index] = result
+        if on_result is not None:
+            on_result(result)
+
+    try:
+        for worker in workers:
+            worker.start()
+        while len(results) < len(listed) and not stop.is_set():
+            try:
+                take(*done.get(timeout=0.1))
+            except queue.Empty:
+                if not any(w.is_alive() for w in workers) and done.empty():
+                    break
+    except KeyboardInterrupt:
+        stop.set()
+    _finish(workers, stop.is_set())
+    while not done.empty():
+        take(*done.get_nowait())
+    return Outcome([results[i] for i in sorted(results)], interrupted=stop.is_set())
+
+
+def _finish(workers: list[_Worker], interrupted: bool) -> None:
+    """Wait for the workers; after an interruption, kill their engines first and wait a little only."""
+    if not interrupted:
+        for worker in workers:
+            worker.join()
+        return
+    for worker in workers:
+        worker.kill()
+    deadline = time.monotonic() + STOP_GRACE
+    for worker in workers:
+        worker.join(max(0.0, deadline - time.monotonic()))

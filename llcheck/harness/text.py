@@ -1,0 +1,106 @@
+"""The human report: what ran against what, each failure with its clause quotes, where the
+engine diverged and how to replay it, verdicts per clause and per tag, and the totals line."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..engines.pipes import escape_controls
+from .clauses import clause_quote
+from .report import Report
+from .results import (
+    ERRORED,
+    FAILED,
+    KNOWN_FAILURE,
+    PASSED,
+    SKIPPED,
+    STATUSES,
+    UNEXPECTED_PASS,
+    Result,
+    Tally,
+    by_key,
+    compact,
+)
+
+WIDTH = 160
+"""Expected and actual values longer than this are shortened (the JSON report keeps them whole)."""
+
+LABELS = {FAILED: "FAILED", ERRORED: "ERRORED", UNEXPECTED_PASS: "UNEXPECTED PASS",
+          KNOWN_FAILURE: "known failure", SKIPPED: "skipped"}
+
+
+def header(report: Report) -> list[str]:
+    """Who was checked, with what."""
+    info, hello = report.info, report.info.hello
+    editions = ", ".join(info.options.get("editions") or hello.editions)
+    return [f"llcheck check: {hello.name} {hello.version} (protocol {hello.protocol}) via {info.impl}",
+            f"editions: {editions}; capabilities: {', '.join(sorted(hello.capabilities)) or 'none'}"]
+
+
+def failure(result: Result) -> list[str]:
+    """Everything a user needs to understand and replay one bad result."""
+    where = f"  [{result.group}, {result.edition}]" if result.edition else ""
+    lines = [f"{LABELS.get(result.status, result.status)} {result.id}{where}"]
+    if result.description:
+        lines.append(f"  {result.description}")
+    lines += [f"  clause {c}: {clause_quote(c)}" for c in result.clauses]
+    if result.file:
+        lines.append(f"  case: {result.file}")
+    if result.known_failure and result.status == UNEXPECTED_PASS:
+        lines.append(f"  {result.message}")
+    elif result.divergence is not None:
+        d = result.divergence
+        lines.append(f"  {d.where()}: {d.what}")
+        if d.detail:
+            lines.append(f"    {d.detail}")
+        lines.append(f"    expected: {compact(d.expected, WIDTH)}")
+        lines.append(f"    actual:   {compact(d.actual, WIDTH)}")
+    elif result.message:
+        lines.append(f"  {result.message}")
+    if result.replay_case is not None:
+        lines.append(f"  replay case: {compact(result.replay_case, WIDTH * 4)}")
+    if result.replay:
+        lines.append(f"  replay: {result.replay}")
+    return lines
+
+
+def _table(title: str, tallies: dict[str, Tally]) -> list[str]:
+    if not tallies:
+        return []
+    width = max(len(title), *(len(key) for key in tallies))
+    heads = ("cases", PASSED, FAILED, ERRORED, SKIPPED, "known")
+    lines = [f"{title:<{width}}  " + " ".join(f"{h:>7}" for h in heads) + "  verdict"]
+    for key, tally in tallies.items():
+        counts = (tally.total, tally[PASSED], tally[FAILED] + tally[UNEXPECTED_PASS], tally[ERRORED],
+                  tally[SKIPPED], tally[KNOWN_FAILURE])
+        lines.append(f"{key:<{width}}  " + " ".join(f"{n:>7}" for n in counts) + f"  {tally.verdict()}")
+    return lines
+
+
+def text_report(report: Report, quiet: bool = False) -> str:
+    """The whole report; `quiet` leaves out the per-clause and per-tag tables."""
+    lines = header(report)
+    bad = [r for r in report.results if r.status in (FAILED, ERRORED, UNEXPECTED_PASS)]
+    for result in bad:
+        lines += [""] + failure(result)
+    skipped = Counter(r.message for r in report.results if r.status == SKIPPED)
+    if skipped:
+        lines += ["", "skipped: " + "; ".join(f"{reason} ({n})" for reason, n in sorted(skipped.items()))]
+    known = [r for r in report.results if r.status == KNOWN_FAILURE]
+    if known:
+        lines += ["", "known failures (still failing, as listed):"]
+        lines += [f"  {r.id}: {r.known_failure}" for r in known]
+    if not quiet:
+        lines += [""] + _table("clause", by_key(report.results, "clauses"))
+        lines += [""] + _table("tag", by_key(report.results, "tags"))
+    lines += ["", totals(report)]
+    return "\n".join(escape_controls(line) for line in lines)
+
+
+def totals(report: Report) -> str:
+    """The last line: `N passed, N failed, N errored, N skipped in S s`."""
+    tally = report.tally
+    text = f"{tally.line()} in {report.seconds:.2f}s"
+    if report.interrupted:
+        text += f" (interrupted: {sum(tally[s] for s in STATUSES)} results kept)"
+    return text

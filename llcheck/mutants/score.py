@@ -1,0 +1,110 @@
+"""The mutation score: run the suite against each mutant and see whether, and by what, it is caught.
+
+A mutant is caught when a conformance case that names one of the clauses it breaks fails on it,
+or, failing that, when differential fuzzing finds a difference and names one of those clauses.
+A failure that names other clauses only does not count: the report must point at the right rule.
+Golden traces name every clause of their edition, so their failures count as caught but not as
+naming the clause.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from loveletter_ref.spec import Edition, load_spec
+
+from ..fuzz import FuzzResult, run_fuzz
+from ..harness.cases import Case, load_corpus
+from ..harness.results import ERRORED, FAILED, Result
+from ..harness.runner import run_cases
+from ..harness.select import Selection
+from .zoo import Mutant
+
+UNATTRIBUTED = ("golden",)
+"""Corpus folders whose cases name every clause: a failure there points at no rule in particular."""
+
+FUZZ_GAMES = 300
+"""Games fuzzed per edition and player count when the cases do not catch a mutant."""
+
+
+@dataclass
+class Verdict:
+    """How the suite did against one mutant."""
+
+    mutant: Mutant
+    cases: list[Result] = field(default_factory=list)
+    """Failed cases that name a clause the mutant breaks."""
+    other_failures: int = 0
+    """Failed cases that name none of them (or every clause: golden traces)."""
+    fuzz: FuzzResult | None = None
+    fuzz_at: str = ""
+    """`edition/Np` where fuzzing found the difference."""
+
+    @property
+    def caught(self) -> bool:
+        """True when a case or the fuzzer named a broken clause."""
+        return bool(self.cases) or self.fuzz_named
+
+    @property
+    def fuzz_named(self) -> bool:
+        """True when fuzzing found a difference that names a broken clause."""
+        return self.fuzz is not None and not self.fuzz.ok and self.fuzz.status != "error" and bool(
+            set(self.fuzz.clauses) & set(self.broken()))
+
+    def broken(self) -> list[str]:
+        """The full ids of the clauses the mutant breaks, in every bundled edition."""
+        return [c for e in editions() for c in self.mutant.clauses(e)]
+
+    def caught_by(self) -> str:
+        """What caught the mutant, in words."""
+        if self.cases:
+            first = self.cases[0].id
+            more = f" and {len(self.cases) - 1} more" if len(self.cases) > 1 else ""
+            return f"case {first}{more}"
+        if self.fuzz_named and self.fuzz is not None:
+            return f"fuzzing ({self.fuzz_at}, {self.fuzz.kind})"
+        return "nothing"
+
+
+def editions() -> list[Edition]:
+    """The editions mutants are scored on."""
+    return [load_spec("classic"), load_spec("z-man-2019")]
+
+
+def default_cases() -> list[Case]:
+    """The cases `llcheck check` runs by default, for the scored editions."""
+    return Selection(editions=[e.id for e in editions()]).choose(load_corpus())
+
+
+def judge(mutant: Mutant, cases: Sequence[Case], *, fuzz: bool | None = None, fuzz_games: int = FUZZ_GAMES,
+          seed: int = 0) -> Verdict:
+    """Run `cases` on the mutant, then fuzz it when they did not catch it (or when `fuzz` is True)."""
+    verdict = Verdict(mutant)
+    broken = set(verdict.broken())
+    for result in run_cases(cases, mutant.engine).results:
+        if result.status in (FAILED, ERRORED):
+            if broken & set(result.clauses) and result.group not in UNATTRIBUTED:
+                verdict.cases.append(result)
+            else:
+                verdict.other_failures += 1
+    if fuzz or (fuzz is None and not verdict.cases):
+        _fuzz(verdict, fuzz_games, seed)
+    return verdict
+
+
+def _fuzz(verdict: Verdict, games: int, seed: int) -> None:
+    """Fuzz where the mutant's rule shows first, then every edition and player count, until a
+    broken clause is named."""
+    for edition, players in fuzz_places(verdict.mutant):
+        verdict.fuzz = run_fuzz(verdict.mutant.engine, edition, players, games, seed, None)
+        verdict.fuzz_at = f"{edition.id}/{players}p"
+        if verdict.fuzz_named:
+            return
+
+
+def fuzz_places(mutant: Mutant) -> list[tuple[Edition, int]]:
+    """Editions and player counts to fuzz a mutant at, the place its rule shows first."""
+    places = [(e, n) for e in editions() if mutant.clauses(e)
+              for n in range(e.min_players, min(e.max_players, 4) + 1)]
+    return sorted(places, key=lambda place: (place[0].id, place[1]) != mutant.shows_at)

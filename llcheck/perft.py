@@ -1,0 +1,443 @@
+"""Deal-perft: count the legal action sequences of one fixed deal, depth by depth.
+
+The convention is in docs/perft.md. In short: the root is the position right after the deal
+(the first player has drawn); every decision (a play, a keep, a response) is one ply; draws are
+not chance nodes because the deck order is fixed; a node whose action ends the round is
+terminal, counted at its depth by who won, and has no children.
+
+Two trees are walked the same way: the reference engine, branched with `Game.clone()`, and any
+engine behind the adapter interface that lists legal actions, branched by starting the deal
+again and replaying the path to each node. `compare` checks an engine against the reference
+and, on a difference, gives the divide of both and the first node where they disagree.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar
+
+from jsonschema.exceptions import best_match
+
+from loveletter_ref import Action, Game, Phase
+from loveletter_ref.paths import conformance_dir
+from loveletter_ref.spec import Edition, load_spec
+from loveletter_ref.spec.schema import pointer_text, validator_for
+
+from .engines.base import Engine, Json
+
+TERMINAL_PHASES = ("round_over", "game_over")
+"""Phases in which the round has ended: a node in one of them has no children."""
+
+N = TypeVar("N")
+A = TypeVar("A")
+
+
+class PerftError(Exception):
+    """The engine under test could not be walked: it refused the deal or an action it listed."""
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One fixed deal: an edition, a player count, a full deck (top first) and the first player."""
+
+    edition: str
+    players: int
+    deck: tuple[str, ...]
+    first_player: int = 0
+    id: str = ""
+
+    def describe(self) -> str:
+        """One line naming the deal."""
+        name = f"{self.id}: " if self.id else ""
+        return (f"{name}{self.edition}, {self.players} players, first player {self.first_player}, "
+                f"deck {' '.join(self.deck)}")
+
+    def to_json(self) -> Json:
+        """The deal as stored in a perft table."""
+        return {"id": self.id, "edition": self.edition, "players": self.players,
+                "first_player": self.first_player, "deck": list(self.deck)}
+
+
+def seeded_deal(edition: Edition, players: int, seed: int, first_player: int = 0) -> Deal:
+    """The deal the reference engine shuffles from `seed` (as `llcheck simulate` does)."""
+    game = Game(edition, players, seed=seed, first_player=first_player)
+    game.start_round()
+    return Deal(edition.id, players, tuple(game.record[0]["deck"]), first_player, f"seed-{seed}")
+
+
+@dataclass
+class Level:
+    """What one depth holds: the number of nodes, and the terminal ones by winners."""
+
+    nodes: int = 0
+    terminals: Counter[str] = field(default_factory=Counter)
+
+    def add(self, other: Level) -> None:
+        """Add another count of the same depth."""
+        self.nodes += other.nodes
+        self.terminals.update(other.terminals)
+
+    def to_json(self) -> Json:
+        """`{"nodes": N, "terminals": {"0": n, "1+2": m, "none": k}}`."""
+        return {"nodes": self.nodes, "terminals": dict(sorted(self.terminals.items()))}
+
+    def describe(self) -> str:
+        """`N nodes (terminal: 0 x3, 1 x2)`."""
+        ends = ", ".join(f"{who} x{n}" for who, n in sorted(self.terminals.items()))
+        noun = "node" if self.nodes == 1 else "nodes"
+        return f"{self.nodes} {noun}" + (f" (terminal: {ends})" if ends else "")
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Level) and self.nodes == other.nodes
+                and +self.terminals == +other.terminals)
+
+
+def winners_key(winners: Sequence[int] | None) -> str:
+    """How a terminal node is counted: the winning seats joined by '+', or 'none'."""
+    if winners is None:
+        return "?"
+    return "+".join(str(s) for s in sorted(winners)) or "none"
+
+
+def action_key(action: Json) -> str:
+    """A canonical text for an action, to compare the actions of two engines."""
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def action_label(action: Json) -> str:
+    """A short human form of an action ('Guard on 2 naming Priest'), or its JSON if malformed."""
+    try:
+        return Action.from_json(action).describe()
+    except ValueError:
+        return action_key(action)
+
+
+class Tree(Protocol[N, A]):
+    """A game tree to count: the root, the actions of a node, and the child an action leads to."""
+
+    def root(self) -> N:
+        """The position right after the deal."""
+
+    def actions(self, node: N) -> list[A]:
+        """The legal actions at `node`."""
+
+    def play(self, node: N, action: A) -> tuple[N, str | None]:
+        """The child `action` leads to, and its winners key when the round ended there."""
+
+    def as_json(self, action: A) -> Json:
+        """The protocol form of an action."""
+
+
+class ReferenceTree:
+    """The reference engine's tree, branched with `Game.clone()`."""
+
+    def __init__(self, deal: Deal, edition: Edition | None = None, game_class: type[Game] = Game):
+        self.deal = deal
+        self.edition = edition or load_spec(deal.edition)
+        self.game_class = game_class
+
+    def root(self) -> Game:
+        game = self.game_class(self.edition, self.deal.players, first_player=self.deal.first_player)
+        game.start_round(list(self.deal.deck))
+        return game
+
+    def actions(self, node: Game) -> list[Action]:
+        return node.legal_actions()
+
+    def play(self, node: Game, action: Action) -> tuple[Game, str | None]:
+        child = node.clone()
+        child.apply_unchecked(action)
+        if child.phase is Phase.ROUND_OVER or child.phase is Phase.GAME_OVER:
+            return child, winners_key(child.round_winners)
+        return child, None
+
+    def as_json(self, action: Action) -> Json:
+        return action.to_json()
+
+
+class EngineTree:
+    """An engine's tree, branched by dealing again and replaying the path to each node.
+
+    A node is the tuple of actions from the root. The engine stays where the last call left it,
+    so a depth-first walk replays a path only when it moves to a sibling.
+    """
+
+    def __init__(self, engine: Engine, deal: Deal):
+        if not engine.hello.can("legal_actions"):
+            raise PerftError(f"{engine.hello.name} does not list legal actions "
+                             "(capability legal_actions), so it cannot be counted")
+        self.engine = engine
+        self.deal = deal
+        self.at: tuple[Json, ...] | None = None
+
+    def root(self) -> tuple[Json, ...]:
+        return ()
+
+    def _goto(self, node: tuple[Json, ...]) -> None:
+        if self.at == node:
+            return
+        deal = self.deal
+        reply = self.engine.start(deal.edition, deal.players, list(deal.deck), deal.first_player)
+        if not reply.accepted:
+            raise PerftError(f"{self.engine.hello.name} refused the deal: {reply.reason}")
+        self.at = ()
+        for action in node:
+            self._apply(action)
+
+    def _apply(self, action: Json) -> Json:
+        assert self.at is not None
+        reply = self.engine.apply(action)
+        if not reply.accepted:
+            path = " / ".join(action_key(a) for a in self.at + (action,))
+            self.at = None
+            raise PerftError(f"{self.engine.hello.name} lists {action_key(action)} as legal but "
+                             f"refuses it ({reply.reason}); path: {path}")
+        self.at = self.at + (action,)
+        return reply.state if reply.state is not None else self.engine.state()
+
+    def actions(self, node: tuple[Json, ...]) -> list[Json]:
+        self._goto(node)
+        return self.engine.legal_actions()
+
+    def play(self, node: tuple[Json, ...], action: Json) -> tuple[tuple[Json, ...], str | None]:
+        self._goto(node)
+        state = self._apply(action)
+        if state.get("phase") in TERMINAL_PHASES:
+            return node + (action,), winners_key(state.get("round_winners"))
+        return node + (action,), None
+
+    def as_json(self, action: Json) -> Json:
+        return action
+
+
+def count(tree: Tree[N, A], node: N, depth: int) -> list[Level]:
+    """Nodes and terminal outcomes at depths 1..`depth` below `node`."""
+    levels = [Level() for _ in range(depth)]
+    _walk(tree, node, levels, 0)
+    return levels
+
+
+def _walk(tree: Tree[N, A], node: N, levels: list[Level], level: int) -> None:
+    row = levels[level]
+    deeper = level + 1 < len(levels)
+    for action in tree.actions(node):
+        child, outcome = tree.play(node, action)
+        row.nodes += 1
+        if outcome is not None:
+            row.terminals[outcome] += 1
+        elif deeper:
+            _walk(tree, child, levels, level + 1)
+
+
+@dataclass
+class Branch(Generic[A]):
+    """One first move of a divide, with the counts of the sequences that start with it."""
+
+    action: A
+    key: str
+    label: str
+    levels: list[Level]
+
+
+def divide(tree: Tree[N, A], depth: int) -> list[Branch[A]]:
+    """For each legal first move, the counts at depths 1..`depth` of the sequences it starts."""
+    root = tree.root()
+    out: list[Branch[A]] = []
+    for action in tree.actions(root):
+        child, outcome = tree.play(root, action)
+        first = Level(1, Counter({outcome: 1}) if outcome is not None else Counter())
+        below = count(tree, child, depth - 1) if outcome is None and depth > 1 else \
+            [Level() for _ in range(depth - 1)]
+        as_json = tree.as_json(action)
+        out.append(Branch(action, action_key(as_json), action_label(as_json), [first, *below]))
+    return out
+
+
+def perft(tree: Tree[N, A], depth: int) -> list[Level]:
+    """The counts at depths 1..`depth` from the root of `tree`."""
+    return count(tree, tree.root(), depth)
+
+
+@dataclass
+class Divergence:
+    """Where two trees first disagree: the path to the node, and what differs there."""
+
+    path: list[Json]
+    message: str
+
+    def describe(self) -> str:
+        """The path (one action per line, as JSON) and the difference."""
+        lines = [f"after {len(self.path)} action(s) from the deal:"]
+        lines += [f"  {action_label(a)}" for a in self.path]
+        lines.append(f"  {self.message}")
+        return "\n".join(lines)
+
+
+@dataclass
+class Comparison:
+    """An engine's counts next to the reference's, and where they first differ."""
+
+    deal: Deal
+    depth: int
+    reference: list[Level]
+    engine: list[Level]
+    first_difference: int | None
+    divide_depth: int = 0
+    reference_divide: list[Branch[Any]] = field(default_factory=list)
+    engine_divide: list[Branch[Any]] = field(default_factory=list)
+    divergence: Divergence | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when every depth matches."""
+        return self.first_difference is None
+
+
+def first_difference(expected: Sequence[Level], actual: Sequence[Level]) -> int | None:
+    """The first depth (1-based) at which two count lists differ, or None."""
+    for depth, (a, b) in enumerate(zip(expected, actual, strict=True), start=1):
+        if a != b:
+            return depth
+    return None
+
+
+def compare(engine: Engine, deal: Deal, depth: int, expected: list[Level] | None = None,
+            edition: Edition | None = None) -> Comparison:
+    """Count `deal` on `engine` and on the reference (or take `expected`), and explain a difference.
+
+    On a difference first found at depth n, the divides of both trees at depth n are kept
+    (each first move with the counts below it, so the implementer sees which move diverges),
+    and the walk goes down the differing moves to the first node where the legal actions or a
+    move's outcome differ.
+    """
+    reference = ReferenceTree(deal, edition)
+    wanted = expected if expected is not None else perft(reference, depth)
+    tested = EngineTree(engine, deal)
+    got = perft(tested, depth)
+    at = first_difference(wanted[:depth], got)
+    result = Comparison(deal, depth, wanted[:depth], got, at)
+    if at is None:
+        return result
+    result.divide_depth = at
+    result.reference_divide = divide(reference, at)
+    result.engine_divide = divide(tested, at)
+    result.divergence = locate(reference, tested, at)
+    return result
+
+
+def locate(reference: Tree[Any, Any], tested: Tree[Any, Any], depth: int) -> Divergence | None:
+    """Follow the first differing move down to the node where the two trees disagree."""
+    ref_node, test_node = reference.root(), tested.root()
+    path: list[Json] = []
+    for remaining in range(depth, 0, -1):
+        ref_actions = {action_key(reference.as_json(a)): a for a in reference.actions(ref_node)}
+        test_actions = {action_key(tested.as_json(a)): a for a in tested.actions(test_node)}
+        if ref_actions.keys() != test_actions.keys():
+            return Divergence(path, _set_difference(ref_actions.keys(), test_actions.keys()))
+        step = _differing_child(reference, ref_node, tested, test_node, ref_actions, test_actions,
+                                remaining)
+        if step is None:
+            return None
+        key, ref_child, test_child, message = step
+        path.append(json.loads(key))
+        if message:
+            return Divergence(path, message)
+        ref_node, test_node = ref_child, test_child
+    return None
+
+
+def _differing_child(reference: Tree[Any, Any], ref_node: Any, tested: Tree[Any, Any], test_node: Any,
+                     ref_actions: dict[str, Any], test_actions: dict[str, Any],
+                     remaining: int) -> tuple[str, Any, Any, str] | None:
+    """The first move whose outcome or subtree differs: (key, children, message if it ends here)."""
+    for key, ref_action in ref_actions.items():
+        ref_child, ref_end = reference.play(ref_node, ref_action)
+        test_child, test_end = tested.play(test_node, test_actions[key])
+        if ref_end != test_end:
+            return key, ref_child, test_child, (f"this action should {_ending(ref_end)}, "
+                                                f"but the engine's {_ending(test_end)}")
+        if ref_end is None and remaining > 1:
+            want = count(reference, ref_child, remaining - 1)
+            got = count(tested, test_child, remaining - 1)
+            if want != got:
+                return key, ref_child, test_child, ""
+    return None
+
+
+def _ending(outcome: str | None) -> str:
+    if outcome is None:
+        return "leave the round going"
+    return f"end the round with winners {outcome}"
+
+
+def _set_difference(want: Any, got: Any) -> str:
+    missing, extra = sorted(set(want) - set(got)), sorted(set(got) - set(want))
+    parts = []
+    if missing:
+        parts.append("legal but not listed by the engine: " + _labels(missing))
+    if extra:
+        parts.append("listed by the engine but illegal: " + _labels(extra))
+    return "; ".join(parts)
+
+
+def _labels(keys: list[str]) -> str:
+    return ", ".join(action_label(json.loads(key)) for key in keys)
+
+
+# -- published tables --------------------------------------------------------------------------
+
+
+def table_path(edition: str) -> Path:
+    """Where the published perft table of an edition lives."""
+    return conformance_dir() / "perft" / f"{edition}.json"
+
+
+@dataclass
+class TableEntry:
+    """A published deal with its counts."""
+
+    deal: Deal
+    levels: list[Level]
+    complete: bool
+
+
+def table_entry_json(entry: TableEntry) -> Json:
+    """A table entry as stored."""
+    return {**entry.deal.to_json(), "complete": entry.complete,
+            "depths": [{"depth": d, **level.to_json()} for d, level in enumerate(entry.levels, 1)]}
+
+
+def load_table(path: Path) -> list[TableEntry]:
+    """The deals of a perft table, checked against its schema (ValueError names what is wrong)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: cannot read a perft table ({exc})") from None
+    error = best_match(validator_for(conformance_dir() / "schema" / "perft.schema.json").iter_errors(data))
+    if error is not None:
+        raise ValueError(f"{path}: {pointer_text(tuple(error.absolute_path))}: {error.message}")
+    try:
+        return [_entry(raw) for raw in data["deals"]]
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+
+
+def _entry(raw: Json) -> TableEntry:
+    deal = Deal(raw["edition"], raw["players"], tuple(raw["deck"]), raw.get("first_player", 0),
+                raw.get("id", ""))
+    levels = []
+    for depth, row in enumerate(raw["depths"], start=1):
+        if row["depth"] != depth:
+            raise ValueError(f"deal {deal.id}: depth {row['depth']} listed where {depth} was expected")
+        levels.append(Level(row["nodes"], Counter(row["terminals"])))
+    return TableEntry(deal, levels, bool(raw.get("complete", False)))
+
+
+def iter_table(entries: Sequence[TableEntry], depth: int | None) -> Iterator[tuple[TableEntry, int]]:
+    """Each entry with the depth to check it to (its listed depth, capped by `depth`)."""
+    for entry in entries:
+        yield entry, min(len(entry.levels), depth) if depth else len(entry.levels)

@@ -1,0 +1,108 @@
+"""The end of the round, on the final (frozen) state: who wins and which tokens are paid.
+
+It mirrors `Game._end_turn`, `_showdown` and `_finish_round`: the last player standing wins;
+with nobody left the `all_eliminated` rule applies (a gap when the spec has none); otherwise
+the showdown compares hand values and the tie chain breaks ties. Then the round's tokens and
+every bonus are paid and the token target is checked. Every rule consulted is recorded, in the
+same order as the engine consults it, so that a silent one is a gap at the right point.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import z3
+
+from .board import Board
+from .terms import BV, FALSE, Bool, at_least, both, either, exactly, ite, num, ule
+
+if TYPE_CHECKING:
+    from .unroll import RoundEncoding
+
+
+class Ending:
+    """Winners, token gains and the rules consulted when the round ends."""
+
+    def __init__(self, rnd: RoundEncoding, state: dict[str, z3.ExprRef]):
+        layout = rnd.layout
+        board = Board(rnd, state, layout.depth)
+        board.phase = "after"
+        self.rnd, self.board = rnd, board
+        n = layout.players
+        self.over: Bool = both(z3.Not(state["run"]), z3.Not(state["gap"]))
+        self.alive = [board.alive(p) for p in range(n)]
+        one, several = exactly(self.alive, 1), at_least(self.alive, 2)
+        self.everyone_out = both(self.over, z3.Not(either(*self.alive)))
+        board.consult(rnd.key("last_standing"), rnd.rule("last_standing"), both(self.over, one))
+        all_out = rnd.rule("all_eliminated")
+        if all_out is None:
+            board.stop("all_out", "round.all-eliminated", self.everyone_out)
+        else:
+            board.consult(all_out.key, all_out, self.everyone_out)
+        showdown = both(self.over, several)
+        board.consult(rnd.key("deck_empty"), rnd.rule("deck_empty"), showdown)
+        self.tied_at_showdown: list[Bool] = [FALSE] * n
+        best = self._showdown(showdown)
+        self.winners = [ite(one, self.alive[p], both(several, best[p])) for p in range(n)]
+        self.gains = self._tokens()
+        self.facts = board.facts
+        self.done = both(self.over, z3.Not(board.gap))
+
+    def _showdown(self, when: Bool) -> list[Bool]:
+        """Who wins the showdown: the highest hand value, then the tie chain."""
+        board, rnd = self.board, self.rnd
+        n = rnd.layout.players
+        board.consult(rnd.key("showdown"), rnd.rule("showdown"), when)
+        values = [board.value(board.s[f"card{p}"]) for p in range(n)]
+        best = [both(self.alive[p], *(z3.Implies(self.alive[q], ule(values[q], values[p])) for q in range(n)))
+                for p in range(n)]
+        self.tied_at_showdown = [both(when, b) for b in best]
+        tie = rnd.rule("tie")
+        undecided = both(when, at_least(best, 2))
+        board.consult(rnd.key("tie"), tie, undecided)
+        if tie is None or tie.silent:
+            return best
+        winners, current = best, best
+        for rule in tie.rule:
+            if rule == "discard_total":
+                totals = [board.s[f"total{p}"] for p in range(n)]
+                top = [both(current[p], *(z3.Implies(current[q], ule(totals[q], totals[p]))
+                                          for q in range(n))) for p in range(n)]
+                single = exactly(top, 1)
+                winners = [ite(both(undecided, single), top[p], winners[p]) for p in range(n)]
+                current = top
+                undecided = both(undecided, z3.Not(single))
+            else:
+                shared = rule == "all_win"
+                winners = [ite(undecided, both(z3.BoolVal(shared), current[p]), winners[p]) for p in range(n)]
+                undecided = FALSE
+                break
+        board.stop("open_tie", tie.key, undecided)
+        return winners
+
+    def _tokens(self) -> list[BV]:
+        """Each seat's tokens gained this round: the round's win and every bonus paid."""
+        board, rnd = self.board, self.rnd
+        layout, n, bits = rnd.layout, rnd.layout.players, rnd.token_bits
+        amount = rnd.rule("round_tokens")
+        board.consult(rnd.key("round_tokens"), amount, self.over)
+        per_win = amount.rule if amount is not None and not amount.silent else 0
+        gains = [ite(self.winners[p], num(per_win, bits), num(0, bits)) for p in range(n)]
+        self.most_per_seat = per_win
+        for card, clause in layout.tables.bonuses:
+            board.consult(clause.key, clause, self.over)
+            if clause.silent or not layout.counts[card]:
+                continue
+            holders = [both(self.alive[p], board.s[f"flag{p}.{card}"]) for p in range(n)]
+            sole = exactly(holders, 1)
+            value = clause.rule["amount"]
+            gains = [gains[p] + ite(both(sole, holders[p]), num(value, bits), num(0, bits)) for p in range(n)]
+            self.most_per_seat += value
+        board.consult(rnd.key("tokens_to_win"), rnd.rule("tokens_to_win"), self.over)
+        if rnd.target is None:
+            self.reached = [FALSE] * n
+        else:
+            self.reached = [both(self.over, z3.Not(board.gap),
+                                 ule(num(rnd.target, bits), rnd.tokens[p] + gains[p])) for p in range(n)]
+        board.consult(rnd.key("game_end"), rnd.rule("game_end"), either(*self.reached))
+        return gains

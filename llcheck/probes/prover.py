@@ -1,0 +1,253 @@
+"""Answer conditions for one spec and player count, with z3's SAT-based finite-domain solver
+(`SolverFor("QF_FD")`). The one-turn encoding is asserted once into an incremental solver, each
+question in a push/pop frame; each bounded search starts a fresh solver from the round's facts
+and the proved lemmas, so that its answer and witness do not depend on the questions asked
+before it (an incremental solver carries its search heuristics from one query to the next).
+
+Three ways to an answer, cheapest first:
+
+1. *Induction.* The invariant Φ (`invariants.holds`) is proved once: it holds after the deal,
+   and one turn from any running state satisfying it leads to a state satisfying it. This alone
+   answers `card-in-two-places` and `hand-size-between-turns`.
+2. *One turn from any Φ-state.* If a situation cannot arise in one turn (and the round's end)
+   from *any* running state satisfying Φ, it cannot arise in any round: unreachable.
+3. *Bounded search* over the whole round, unrolled as deep as the draw pile: complete, so
+   unsatisfiable is a proof and satisfiable gives the witness.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+import z3
+
+from loveletter_ref.spec import Edition
+
+from .conditions import Condition, Happening
+from .invariants import holds, parts
+from .layout import Layout, SetupGap
+from .playback import play
+from .terms import FALSE, both, either, num, ule
+from .unroll import RoundEncoding
+from .witness import Replay, extract, setup_witness, story, truth
+
+REACHABLE, UNREACHABLE, UNKNOWN = "reachable", "unreachable", "unknown"
+
+Model: TypeAlias = z3.ModelRef | None
+
+INVARIANT_BUDGET = 300.0
+"""Seconds allowed for the induction proof of Φ (done once per spec and player count)."""
+
+INDUCTION, RANKING, ONE_TURN, SEARCH, NO_RULE, NOT_APPLICABLE = (
+    "induction", "ranking", "one turn from any state", "bounded search", "no rule leads there",
+    "not applicable")
+
+
+@dataclass
+class Verdict:
+    """A probe's answer.
+
+    `status` is ``unreachable`` (proved for every deal and every choice), ``reachable`` (with
+    `witness`, a replay reaching the situation, actions up to and including the one where it
+    happens) or ``unknown`` (not decided within the time budget). `method` says how the answer
+    was found; `reason` why a situation cannot arise at all (not applicable) or why the answer
+    is unknown. `story` tells the witness; `problem` is set when the reference engine's replay
+    of the witness does not show the situation (one of the two interpreters has a bug).
+    """
+
+    status: str
+    condition: str
+    seconds: float = 0.0
+    witness: Replay | None = None
+    method: str = SEARCH
+    reason: str | None = None
+    story: str | None = None
+    problem: str | None = None
+
+    @property
+    def applicable(self) -> bool:
+        """False when the situation cannot arise in this deck at all."""
+        return self.method != NOT_APPLICABLE
+
+    def to_json(self) -> dict[str, Any]:
+        """The verdict as JSON-ready data."""
+        out: dict[str, Any] = {"condition": self.condition, "status": self.status, "method": self.method,
+                               "seconds": round(self.seconds, 3)}
+        for key in ("reason", "story", "witness", "problem"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        return out
+
+
+class Prover:
+    """Answers conditions for one spec and player count."""
+
+    def __init__(self, edition: Edition, players: int):
+        self.edition = edition
+        self.players = players
+        self.setup_gap: SetupGap | None = None
+        self.invariant: bool | None = None
+        """Whether Φ is proved (None: not tried yet)."""
+        self.invariant_failure = ""
+        """Which part of Φ could not be proved, if one could not."""
+        self.invariant_seconds = 0.0
+        start = time.perf_counter()
+        try:
+            self.layout = Layout.of(edition, players)
+        except SetupGap as gap:
+            self.setup_gap = gap
+            self.build_seconds = time.perf_counter() - start
+            return
+        self.rnd = RoundEncoding(self.layout)
+        self.lemmas: list[z3.BoolRef] = []
+        self.step = RoundEncoding(self.layout, free=True)
+        # Rules are the same from every seat, so the free turn's player may as well be seat 0.
+        self.step_solver = z3.SolverFor("QF_FD")
+        start_state = self.step.states[0]
+        seat_zero = start_state["actor"] == num(0, self.layout.seat_bits)
+        self.step_solver.add(*self.step.facts, start_state["run"], z3.Not(start_state["gap"]), seat_zero,
+                             holds(self.step, start_state))
+        self.build_seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        self.prove_invariant(INVARIANT_BUDGET)
+        self.invariant_seconds = time.perf_counter() - start
+
+    def ask(self, condition: Condition, timeout: float, confirm: bool = True) -> Verdict:
+        """Decide whether the condition is reachable, within about `timeout` seconds."""
+        start = time.perf_counter()
+        if self.setup_gap is not None:
+            verdict = self._without_round(condition)
+        else:
+            reason = condition.applicable(self.layout)
+            verdict = Verdict(UNREACHABLE, condition.name, method=NOT_APPLICABLE, reason=reason) if reason \
+                else self._decide(condition, timeout)
+        if verdict.witness is not None:
+            verdict.story = story(self.edition, verdict.witness)
+            if confirm:
+                replayed = play(self.edition, verdict.witness)
+                verdict.problem = replayed.refused or condition.confirm(replayed)
+        verdict.seconds = time.perf_counter() - start
+        return verdict
+
+    def _decide(self, condition: Condition, timeout: float) -> Verdict:
+        deadline = time.perf_counter() + timeout
+        proof = getattr(condition, "proof", None)
+        if proof == "invariant" and self.prove_invariant(timeout):
+            return Verdict(UNREACHABLE, condition.name, method=INDUCTION)
+        if proof == "ranking" and self.prove_invariant(timeout) and self.pile_shrinks(timeout):
+            return Verdict(UNREACHABLE, condition.name, method=RANKING)
+        if not condition.bounded and self.prove_invariant(timeout):
+            quick = self._one_turn(condition, min(timeout / 4, 20.0))
+            if quick is not None:
+                return quick
+        return self._search(condition, max(deadline - time.perf_counter(), 1.0))
+
+    def _without_round(self, condition: Condition) -> Verdict:
+        """With a silent setup rule no round is dealt: only that gap is reachable."""
+        assert self.setup_gap is not None
+        witness = setup_witness(self.edition, self.players)
+        if condition.confirm(play(self.edition, witness)) is None:
+            return Verdict(REACHABLE, condition.name, witness=witness)
+        return Verdict(UNREACHABLE, condition.name, method=NOT_APPLICABLE,
+                       reason=f"no round can be dealt: {self.setup_gap.clause.id} is silent")
+
+    def prove_invariant(self, timeout: float) -> bool:
+        """Prove Φ by induction (once), part by part; on success it becomes a lemma of the search."""
+        if self.invariant is not None:
+            return self.invariant
+        rnd, step = self.rnd, self.step
+        base = z3.SolverFor("QF_FD")
+        base.set("timeout", max(1, int(timeout * 1000)))
+        base.add(*rnd.deal_facts, z3.Not(holds(rnd, rnd.states[0])))
+        self.invariant = base.check() == z3.unsat
+        if not self.invariant:
+            self.invariant_failure = "after the deal"
+            return False
+        after = step.states[1]
+        extra = step.turns[0].seen.get("hand_sizes", z3.BoolVal(False))
+        goals = [(name, z3.Not(f)) for name, f in parts(step, after)] + [("one card per hand", extra)]
+        deadline = time.perf_counter() + timeout
+        for name, violated in goals:
+            self.step_solver.push()
+            self.step_solver.set("timeout", max(1, int((deadline - time.perf_counter()) * 1000)))
+            self.step_solver.add(violated)
+            answer = self.step_solver.check()
+            self.step_solver.pop()
+            if answer != z3.unsat:
+                self.invariant = False
+                self.invariant_failure = f"{name} ({answer})"
+                return False
+        self.lemmas = [holds(rnd, state) for state in rnd.states]
+        return True
+
+    def pile_shrinks(self, timeout: float) -> bool:
+        """Every turn from a running Φ-state after which the round goes on takes a card from the
+        pile for good: the pile then bounds the round's length (a ranking function)."""
+        before, after = self.step.states[0], self.step.states[1]
+        grows = both(after["run"], ule(before["end"] - before["top"], after["end"] - after["top"]))
+        self.step_solver.push()
+        self.step_solver.set("timeout", max(1, int(timeout * 1000)))
+        self.step_solver.add(grows)
+        answer = self.step_solver.check()
+        self.step_solver.pop()
+        return answer == z3.unsat
+
+    def _one_turn(self, condition: Condition, timeout: float) -> Verdict | None:
+        """Unreachable when impossible in one turn from any running Φ-state; else None.
+
+        A situation that is a property of the state is assumed absent before the turn, and
+        checked absent after the deal: together, a proof by induction.
+        """
+        happenings = [h for h in condition.happenings(self.step) if not h.when.eq(FALSE)]
+        if not happenings:
+            return Verdict(UNREACHABLE, condition.name, method=NO_RULE)
+        before = condition.in_state(self.step, self.step.states[0])
+        if before is not None:
+            dealt = condition.in_state(self.rnd, self.rnd.states[0])
+            base = z3.SolverFor("QF_FD")
+            base.add(*self.rnd.deal_facts, dealt)
+            if base.check() != z3.unsat:
+                return None
+        answer = self._check(self.step_solver, self.step, condition, happenings, timeout,
+                             assume=[] if before is None else [z3.Not(before)])[0]
+        if answer != z3.unsat:
+            return None
+        return Verdict(UNREACHABLE, condition.name, method=ONE_TURN if before is None else INDUCTION)
+
+    def _search(self, condition: Condition, timeout: float) -> Verdict:
+        """Bounded search over the whole round: unsat is a proof, sat gives the witness."""
+        happenings = [h for h in condition.happenings(self.rnd) if not h.when.eq(FALSE)]
+        if not happenings:
+            return Verdict(UNREACHABLE, condition.name, method=NO_RULE)
+        solver = z3.SolverFor("QF_FD")
+        solver.add(*self.rnd.facts, *self.lemmas)
+        answer, model = self._check(solver, self.rnd, condition, happenings, timeout)
+        if answer == z3.sat:
+            assert model is not None
+            witness = extract(self.rnd, model, earliest(model, happenings), condition.uses_tokens)
+            return Verdict(REACHABLE, condition.name, witness=witness)
+        if answer == z3.unsat:
+            return Verdict(UNREACHABLE, condition.name)
+        return Verdict(UNKNOWN, condition.name, reason=f"not decided in {timeout:.0f} s")
+
+    def _check(self, solver: z3.Solver, rnd: RoundEncoding, condition: Condition, happenings: list[Happening],
+               timeout: float, assume: list[z3.BoolRef] | None = None) -> tuple[z3.CheckSatResult, Model]:
+        solver.push()
+        try:
+            solver.add(*(assume or []))
+            if not condition.uses_tokens:
+                solver.add(*(t == num(0, t.size()) for t in rnd.tokens))
+            solver.add(either(*(h.when for h in happenings)))
+            solver.set("timeout", max(1, int(timeout * 1000)))
+            answer = solver.check()
+            return answer, solver.model() if answer == z3.sat else None
+        finally:
+            solver.pop()
+
+
+def earliest(model: z3.ModelRef, happenings: list[Happening]) -> Happening:
+    """The first happening that holds in the model."""
+    return min((h for h in happenings if truth(model, h.when)), key=lambda h: h.order)
+

@@ -1,0 +1,379 @@
+"""A round as a bounded transition system, generated from a compiled spec.
+
+The deal is a symbolic card type for every deck position (any order of the edition's cards).
+Each turn gets fresh variables for the state after it and for the choices of its player (which
+card, whom, what to name, what to keep and in which order to return the rest). Turns are
+unrolled as deep as the draw pile: every turn draws a card, so no round can be longer, and a
+query that is unsatisfiable at that depth is impossible in every round (the catalogue's
+`round-outlasts-pile` query checks that bound for each spec and player count). After the round
+ends the state is frozen, so the last state is the state at the end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import z3
+
+from loveletter_ref.errors import RuleGapError
+from loveletter_ref.spec import Clause, Edition
+
+from .board import Board, Slot, slot_at
+from .ending import Ending
+from .kinds import STEPS, Choose, Guess, Play, StepEncoder, encoder_for
+from .layout import Layout, ProbeError, SetupGap
+from .terms import BV, FALSE, TRUE, Bool, at_least, both, either, exactly, ite, num, select, ule, ult, width
+
+GENERAL_KINDS = frozenset({
+    "deck_size", "set_aside", "face_up", "deal", "first_player", "turn_draw", "turn_play", "turn_order",
+    "no_valid_target", "elimination", "last_standing", "all_eliminated", "deck_empty", "showdown", "tie",
+    "round_tokens", "tokens_to_win", "game_end", "next_first",
+})
+"""The general rule kinds the probes model."""
+
+PROPERTY_KINDS = frozenset({"forced_with", "out_if_discarded", "bonus_token"})
+"""The card properties the probes model."""
+
+
+def programs(edition: Edition) -> list[list[StepEncoder]]:
+    """Each card's steps as encoders (ProbeError for a kind the probes do not model)."""
+    return [[encoder_for(step, card.index) for step in card.steps] for card in edition.cards]
+
+
+def refuse_unknown_rules(edition: Edition) -> None:
+    """ProbeError naming the first clause whose rule kind the probes do not model."""
+    modifiers = {name for cls in STEPS.values() for name in cls.modifiers}
+    for clause in edition.clauses.values():
+        if clause.kind in ("card", "unknown"):
+            continue
+        known = GENERAL_KINDS if clause.card is None else PROPERTY_KINDS | set(STEPS) | modifiers
+        if clause.kind not in known:
+            raise ProbeError(f"{clause.id}: the probes have no encoder for the rule kind {clause.kind!r}")
+
+
+def encodable(edition: Edition, players: int) -> None:
+    """ProbeError if the probes cannot encode a round of this spec and player count."""
+    try:
+        Layout.of(edition, players)
+    except SetupGap:
+        return
+    programs(edition)
+    refuse_unknown_rules(edition)
+
+
+@dataclass
+class Turn:
+    """One unrolled turn: its choices, what it consulted, what it caused, the state around it."""
+
+    index: int
+    running: Bool
+    actor: BV
+    played: BV
+    has_target: Bool
+    target: BV
+    guessing: Bool
+    guess: BV
+    keeping: Bool
+    kept: BV
+    returned: list[Slot]
+    consulted: dict[str, dict[str, Bool]]
+    gaps: dict[str, dict[str, Bool]]
+    gap_keys: dict[str, dict[str, Bool]]
+    seen: dict[str, Bool]
+    before: dict[str, z3.ExprRef]
+    after: dict[str, z3.ExprRef]
+
+
+class RoundEncoding:
+    """The symbolic round of one spec and player count: facts to assert, and what to ask about.
+
+    With `free`, the encoding is one turn from an *arbitrary* running state instead of the deal:
+    the inductive step that proves state invariants, and, once they are proved, a quick proof
+    that a situation cannot arise from any state satisfying them.
+    """
+
+    def __init__(self, layout: Layout, free: bool = False):
+        self.layout = layout
+        self.free = free
+        self.edition = layout.edition
+        self.programs = self._programs()
+        self._refuse_unknown_rules()
+        cards = self.edition.cards
+        protects = [s.clause for c in cards for s in c.steps if s.kind == "protect" and not s.clause.silent]
+        self.shields: list[Clause] = list(dict.fromkeys(protects))
+        self.shield_bits = width(len(self.shields) + 1)
+        present = [c for c in range(layout.kinds) if layout.counts[c]]
+        self.outs: list[tuple[int, Clause]] = [(c, out) for c in present
+                                               if (out := cards[c].discard_out) is not None]
+        bonus = [c for c in present if cards[c].bonus is not None]
+        self.flagged = sorted({c for c, _ in self.outs} | set(bonus))
+        self.counted = sorted(set(c for c in bonus if layout.counts[c] > 1)
+                              | {c for c, clause in self.outs if clause.rule == "when_played"})
+        tie = self.edition.general.get("tie")
+        self.totals = tie is not None and not tie.silent and "discard_total" in tie.rule
+        self.spent = {c: [z3.BitVec(f"spent{c}.{j}", layout.index_bits) for j in range(layout.counts[c])]
+                      for c in present if self.draws_back(c)}
+        """For each draw-and-return card: the identities of its copies played, in order (write-once)."""
+        self.facts: list[Bool] = []
+        self._tokens()
+        bits = layout.card_bits
+        self.deal = [z3.BitVec(f"deck{i}", bits) for i in range(layout.size)]
+        self.ret_id = [z3.BitVec(f"retid{r}", layout.index_bits) for r in range(layout.returns)]
+        self.ret_card = [z3.BitVec(f"retcard{r}", bits) for r in range(layout.returns)]
+        self._deal_facts()
+        self.deal_facts = list(self.facts)
+        state = self._initial()
+        self.sorts = {name: term.sort() for name, term in state.items()}
+        self.states = [state]
+        self.turns: list[Turn] = []
+        for t in range(1 if free else layout.depth):
+            turn, state = self._turn(t, state)
+            self.turns.append(turn)
+            self.states.append(state)
+        self.ending = Ending(self, state)
+        self.facts += self.ending.facts
+
+    # -- spec checks -----------------------------------------------------------------------------
+
+    def _programs(self) -> list[list[StepEncoder]]:
+        """Each card's steps as encoders (ProbeError for a kind the probes do not model)."""
+        return programs(self.edition)
+
+    def _refuse_unknown_rules(self) -> None:
+        refuse_unknown_rules(self.edition)
+
+    def draws_back(self, card: int) -> int:
+        """How many cards a card's draw-and-return step can put under the pile (0 if it has none)."""
+        return sum(s.clause.rule["draw"] for s in self.edition.cards[card].steps
+                   if s.kind == "draw_return" and not s.clause.silent)
+
+    def key(self, kind: str) -> str:
+        """The key of the general clause of a kind (its kind when the spec has none)."""
+        clause = self.edition.general.get(kind)
+        return clause.key if clause is not None else kind
+
+    def rule(self, kind: str) -> Clause | None:
+        """The general clause of a kind, if the spec has one."""
+        return self.edition.general.get(kind)
+
+    def _tokens(self) -> None:
+        """Each seat's tokens before the round (below the target), for queries about the game's end."""
+        try:
+            self.target: int | None = self.edition.player_table("tokens_to_win", self.layout.players)
+        except RuleGapError:
+            self.target = None
+        amount = self.rule("round_tokens")
+        most = amount.rule if amount is not None and not amount.silent else 0
+        most += sum(c.rule["amount"] for _, c in self.layout.tables.bonuses if not c.silent)
+        self.token_bits = width(most + (self.target or 0) + 1)
+        self.tokens = [z3.BitVec(f"tokens{p}", self.token_bits) for p in range(self.layout.players)]
+        if self.target is not None:
+            self.facts += [ult(t, num(self.target, self.token_bits)) for t in self.tokens]
+
+    # -- the deal --------------------------------------------------------------------------------
+
+    def _deal_facts(self) -> None:
+        """The deal is a permutation of the deck's cards; the face-up cards, never used in the round,
+        are listed in card order so that their orders are not searched separately."""
+        layout = self.layout
+        bits = layout.card_bits
+        for c in range(layout.kinds):
+            self.facts.append(exactly([d == num(c, bits) for d in self.deal], layout.counts[c]))
+        self.facts += [ult(d, num(layout.kinds, bits)) for d in self.deal] if 2 ** bits > layout.kinds else []
+        first = layout.set_aside
+        for i in range(first, first + layout.face_up - 1):
+            self.facts.append(ule(self.deal[i], self.deal[i + 1]))
+
+    def window(self, turn: int) -> tuple[int, int]:
+        """The pile positions a card drawn during `turn` can come from."""
+        return (0, self.layout.queue - 1) if self.free else self.layout.turn_window(turn)
+
+    def _initial(self) -> dict[str, z3.ExprRef]:
+        """The state once the cards are dealt, before the first player's draw (seat 0 starts);
+        with `free`, fresh variables for a state that satisfies nothing yet."""
+        dealt = self._dealt()
+        if not self.free:
+            return dealt
+        return {name: z3.Const(f"{name}@0", term.sort()) for name, term in dealt.items()}
+
+    def _dealt(self) -> dict[str, z3.ExprRef]:
+        layout = self.layout
+        ib = layout.index_bits
+        state: dict[str, z3.ExprRef] = {"run": TRUE, "gap": FALSE, "actor": num(0, layout.seat_bits),
+                                        "top": num(0, ib), "end": num(layout.pile, ib),
+                                        "aside": num(layout.set_aside, ib), "discards": num(0, ib)}
+        for p in range(layout.players):
+            dealt = layout.set_aside + layout.face_up + p
+            state.update({f"alive{p}": TRUE, f"held{p}": TRUE, f"id{p}": num(dealt, ib),
+                          f"card{p}": self.deal[dealt]})
+            if self.shields:
+                state[f"shield{p}"] = num(0, self.shield_bits)
+            for c in self.flagged:
+                state[f"flag{p}.{c}"] = FALSE
+            for c in self.counted:
+                state[f"played{p}.{c}"] = num(0, width(layout.counts[c] + 1))
+            if self.totals:
+                state[f"total{p}"] = num(0, layout.total_bits)
+        for c in self.spent:
+            state[f"used{c}"] = num(0, width(layout.counts[c] + 1))
+        return state
+
+    # -- one turn --------------------------------------------------------------------------------
+
+    def _turn(self, t: int, before: dict[str, z3.ExprRef]) -> tuple[Turn, dict[str, z3.ExprRef]]:
+        layout = self.layout
+        board = Board(self, before, t)
+        ok: Bool = before["run"]
+        actor: BV = before["actor"]
+        board.shield(actor, None, ok)
+        board.consult(self.key("turn_draw"), self.rule("turn_draw"), ok)
+        board.draw_top(actor, ok)
+        empty = both(ok, z3.Not(board.hand_of(actor)[0].present))
+        board.note("empty_handed", empty)
+        board.stop("no_action", self.key("turn_play"), empty)
+        board.phase = "play"
+        played, pick = self._choose_card(board, t, ok)
+        board.consult(self.key("turn_play"), self.rule("turn_play"), ok)
+        target = z3.BitVec(f"target@{t}", layout.seat_bits)
+        has_target = z3.Bool(f"aim@{t}")
+        guess = z3.BitVec(f"guess@{t}", max(layout.card_bits, layout.value_bits))
+        plays = self._check_plays(board, ok, played, actor, target, has_target, guess)
+        guessing = either(*(both(play.when, has_target) for c, play in plays.items()
+                            if any(isinstance(e, Guess) for e in self.programs[c])))
+        board.facts += [z3.Implies(z3.Not(ok), z3.Not(has_target)),
+                        z3.Implies(z3.Not(has_target), target == num(0, layout.seat_bits)),
+                        z3.Implies(z3.Not(guessing), guess == num(0, guess.size()))]
+        board.remove(actor, pick, ok)
+        board.to_pile(actor, played, ok, played=True)
+        self._spend(board, played, ok)
+        self._resolve(board, plays)
+        board.phase = "after"
+        board.note("hand_sizes", both(ok, board.hand_sizes_wrong()))
+        after = self._turn_end(board, t, ok, actor, before)
+        self.facts += board.facts
+        turn = Turn(t, ok, actor, played.card, has_target, target, guessing, guess, board.keeping,
+                    board.kept, board.returned, board.consulted, board.gaps, board.gap_keys, board.seen,
+                    before, after)
+        return turn, after
+
+    def _choose_card(self, board: Board, t: int, ok: Bool) -> tuple[Slot, BV]:
+        """Which card of the hand is played: any, unless a forcing property applies."""
+        hand = board.hand_of(board.s["actor"])
+        pick = z3.BitVec(f"pick@{t}", width(len(hand)))
+        played = slot_at(hand, pick)
+        first_of_type = [z3.Not(both(ult(num(j, pick.size()), pick), hand[j].card == played.card))
+                         for j in range(len(hand))]
+        board.facts += [z3.Implies(both(ok, hand[0].present), both(played.present, *first_of_type)),
+                        z3.Implies(z3.Not(both(ok, hand[0].present)), pick == num(0, pick.size()))]
+        forced_before: Bool = FALSE
+        applying = []
+        bits = self.layout.card_bits
+        for card, partners, clause in self.layout.tables.forcing:
+            holds = either(*(both(s.present, s.card == num(card, bits)) for s in hand))
+            partner = either(*(both(s.present, s.card != num(card, bits),
+                                    either(*(s.card == num(other, bits) for other in partners)))
+                               for s in hand))
+            forced = both(ok, holds, partner)
+            applying.append(forced)
+            first = both(forced, z3.Not(forced_before))
+            board.consult(clause.key, clause, first)
+            board.facts.append(z3.Implies(first, played.card == num(card, bits)))
+            forced_before = either(forced_before, forced)
+        board.note("forced_conflict", at_least(applying, 2))
+        return played, pick
+
+    def _spend(self, board: Board, played: Slot, ok: Bool) -> None:
+        """Remember which copy of a draw-and-return card was played (it bounds the cards put back)."""
+        for c, copies in self.spent.items():
+            when = both(ok, played.card == num(c, self.layout.card_bits))
+            used = board.s[f"used{c}"]
+            for j, spent in enumerate(copies):
+                board.facts.append(z3.Implies(both(when, used == num(j, used.size())), spent == played.ident))
+            board.set(f"used{c}", when, used + 1)
+
+    def _check_plays(self, board: Board, ok: Bool, played: Slot, actor: BV, target: BV, has_target: Bool,
+                     guess: BV) -> dict[int, Play]:
+        """For each card type in the deck, the play of it and its legality (the engine's check)."""
+        layout = self.layout
+        plays: dict[int, Play] = {}
+        targeted = []
+        for c in range(layout.kinds):
+            if not layout.counts[c]:
+                continue
+            when = both(ok, played.card == num(c, layout.card_bits))
+            play = Play(when, c, actor, target, has_target, guess)
+            program = self.programs[c]
+            if not any(isinstance(e, Choose) for e in program):
+                board.facts.append(z3.Implies(play.when, z3.Not(has_target)))
+            else:
+                targeted.append(c)
+            for encoder in program:
+                encoder.check(board, play)
+            plays[c] = play
+        self._note_forced_targeting(board, ok, actor, targeted)
+        return plays
+
+    def _note_forced_targeting(self, board: Board, ok: Bool, actor: BV, targeted: list[int]) -> None:
+        """Observe a player who must play a card that chooses while nobody else may be chosen."""
+        hand = board.hand_of(actor)
+        bits = self.layout.card_bits
+        every_card = both(*(z3.Implies(s.present, either(*(s.card == num(c, bits) for c in targeted)))
+                            for s in hand))
+        nobody = z3.Not(either(*board.unblocked_others(actor)))
+        others_in = either(*(both(actor != board.seat(p), board.alive(p))
+                             for p in range(self.layout.players)))
+        board.note("forced_targeting", both(ok, every_card, nobody, others_in))
+
+    def _resolve(self, board: Board, plays: dict[int, Play]) -> None:
+        """The played card's effect: knocked out if it is out when played, else its steps in order."""
+        out = dict(self.outs)
+        for c, play in plays.items():
+            clause = out.get(c)
+            if clause is not None:
+                board.consult(clause.key, clause, play.when)
+                if not clause.silent:
+                    board.eliminate(play.actor, play.when)
+                continue
+            for encoder in self.programs[c]:
+                encoder.apply(board, play)
+
+    def _turn_end(self, board: Board, t: int, ok: Bool, actor: BV,
+                  before: dict[str, z3.ExprRef]) -> dict[str, z3.ExprRef]:
+        """The state after the turn: fresh variables, frozen unless the turn was played."""
+        layout = self.layout
+        alive = [board.alive(p) for p in range(layout.players)]
+        continues = both(ok, z3.Not(board.deck_empty()), at_least(alive, 2))
+        if layout.players > 2:  # with two players, either direction passes the turn to the other
+            board.consult(self.key("turn_order"), self.rule("turn_order"), continues)
+        played = both(ok, z3.Not(board.gap))
+        for p in range(layout.players):
+            slot = board.hands[p][0]
+            board.s[f"held{p}"], board.s[f"id{p}"], board.s[f"card{p}"] = slot
+        board.s["actor"] = self._next_actor(board, actor)
+        board.s["run"] = both(continues, z3.Not(board.gap))
+        after: dict[str, z3.ExprRef] = {}
+        for name, sort in self.sorts.items():
+            var = z3.Const(f"{name}@{t + 1}", sort)
+            if name == "run":
+                value = board.s["run"]
+            elif name == "gap":
+                value = either(before["gap"], both(ok, board.gap))
+            else:
+                value = ite(played, board.s[name], before[name])
+            board.facts.append(var == value)
+            after[name] = var
+        return after
+
+    def _next_actor(self, board: Board, actor: BV) -> BV:
+        """The next player still in, in turn order (whoever it is when the rule is silent)."""
+        order = self.rule("turn_order")
+        step = -1 if order is not None and order.rule == "counterclockwise" else 1
+        n = self.layout.players
+        nexts = []
+        for p in range(n):
+            seat = board.seat(p)
+            for k in range(n - 1, 0, -1):
+                q = (p + k * step) % n
+                seat = ite(board.alive(q), board.seat(q), seat)
+            nexts.append(seat)
+        return select(actor, nexts)

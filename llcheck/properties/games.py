@@ -1,0 +1,208 @@
+"""Properties of whole games: replay, and hidden information.
+
+Both play the recorded game on a second engine made by the same factory. `Replay` repeats every
+deal and action on the `mirror` engine in lockstep: the same deck and actions must give the same
+events, states and refusals. `HiddenInformation` runs when a round ends: for a player or two
+drawn when the round was dealt (the observers, whose views are recorded), cut at a point of the
+round, deals that differ only in cards the observer has not seen by then (in this round and in
+every earlier one), played on the `twin` engine with the same actions, must give the observer the
+same view at every step of the round up to the cut.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from ..engines.base import Engine, Reply
+from .failures import guarded
+from .hidden import ReferenceRun, Untrackable, prefix, reference_run, resample, trackers
+from .invariants import Invariant
+from .trace import DEAL, GameTrace, Json, Transition
+
+RESAMPLE_CUTS = 2
+"""Observers drawn per round (duplicates merge): each is resampled at one point of the round."""
+RESAMPLE_TRIES = 6
+"""Candidate deals tried per cut (the first shuffles every unseen card, the others swap two)."""
+AGAIN = ("first time", "on replay")
+OTHER = ("this deal", "the other deal")
+
+
+class Replay(Invariant):
+    """The recorded actions on a fresh engine give identical events, states and refusals."""
+
+    name = "replay"
+    protects = "the same deck and actions on a fresh engine give the same events, states and refusals"
+    kinds = ("turn_draw", "turn_play")
+
+    def check(self, t: Transition, game: GameTrace) -> None:
+        """Repeat `t` on the mirror engine and compare what it says."""
+        mirror = self.ctx.mirror
+        assert mirror is not None
+        if t.kind == DEAL and not t.accepted:
+            return
+        round_ = game.rounds[-1]
+        request = _request(mirror, game, len(game.rounds), round_.deck, t)
+        reply = guarded(request, game.replay, t.action)
+        if reply.accepted != t.accepted:
+            done, now = ("accepted", "refused") if t.accepted else ("refused", "accepted")
+            self.fail(f"the engine {done} it the first time and {now} it on replay")
+        state = reply.state if reply.accepted and reply.state is not None else \
+            guarded(mirror.state, game.replay)
+        if state != t.after:
+            self.fail(f"the state differs on replay: {difference(t.after, state, AGAIN)}")
+        if "events" in self.ctx.capabilities and t.accepted and reply.events != t.events:
+            self.fail(f"the events differ on replay: {difference(t.events, reply.events, AGAIN)}")
+
+
+class HiddenInformation(Invariant):
+    """Deals differing only in cards player p has not seen give p identical views."""
+
+    name = "hidden-information"
+    protects = ("a player's view never depends on a card they have not seen: deals that differ only in "
+                "such cards, played with the same actions, give them identical views")
+    kinds = ("set_aside", "deal", "turn_draw", "look", "compare", "trade", "draw_return")
+    needs = ("views",)
+
+    def check(self, t: Transition, game: GameTrace) -> None:
+        """At a round's end, resample each observer's unseen cards; compare the views step by step."""
+        if not t.round_ended:
+            return
+        reason = self._resample(game)
+        if reason is not None:
+            self.ctx.counts.note(reason)
+
+    def _resample(self, game: GameTrace) -> str | None:
+        rules, replay = self.rules, game.replay()
+        run = reference_run(rules, replay)
+        if run is None:
+            return "the rules do not allow the game the engine played"
+        if _diverges(game, run):
+            return "the engine's game differs from the rules' game"
+        last = len(replay["rounds"]) - 1
+        rng = random.Random(_digest(replay))
+        for player in game.rounds[-1].observers:
+            cut = (last, rng.randrange(len(replay["rounds"][last]["actions"]) + 1))
+            reason = self._at(game, prefix(replay, cut), run.prefix(cut), player, rng)
+            if reason is not None:
+                return reason
+        return None
+
+    def _at(self, game: GameTrace, part: Json, run: ReferenceRun, player: int,
+            rng: random.Random) -> str | None:
+        """Try candidate deals for one player at one cut; play the first consistent one."""
+        try:
+            tracked = trackers(self.rules, part, run)
+        except Untrackable as exc:
+            return f"the resampler cannot follow the cards ({exc})"
+        skeleton = run.skeleton()
+        for attempt in range(RESAMPLE_TRIES):
+            other = resample(part, tracked, player, rng, shuffle=attempt == 0)
+            if other is None:
+                break
+            again = reference_run(self.rules, other)
+            if again is not None and again.skeleton() == skeleton:
+                self._same_views(game, other, player)
+                self.ctx.counts.resampled += 1
+                break
+        return None
+
+    def _same_views(self, game: GameTrace, other: Json, player: int) -> None:
+        """Play the other deal on the twin; compare the player's views in the last round."""
+        twin = self.ctx.twin
+        assert twin is not None
+        last = len(other["rounds"])
+        for number, (round_, new) in enumerate(zip(game.rounds, other["rounds"], strict=False), 1):
+            seen = [t for t in round_.transitions if t.accepted]
+            reply = guarded(_request(twin, game, number, new["deck"], seen[0]), lambda: other)
+            if number == last:
+                self._compare(seen[0], reply, player, other, game.locate(seen[0]))
+            for t, action in zip(seen[1:], new["actions"], strict=False):
+                reply = guarded(partial(twin.apply, action), lambda: other, action)
+                if number == last:
+                    self._compare(t, reply, player, other, game.locate(t))
+
+    def _compare(self, t: Transition, reply: Reply, player: int, other: Json, where: str) -> None:
+        twin = self.ctx.twin
+        assert twin is not None and t.views is not None
+        preface = (f"player {player}'s view differs between two deals that differ only in cards "
+                   f"player {player} has not seen")
+        if not reply.accepted:
+            self.fail(f"{preface}: the engine refused the same decision in the other deal "
+                      f"({reply.reason})", where=where, observer=player, contrast=other)
+        view = guarded(lambda: twin.view(player), lambda: other)
+        if view != t.views[player]:
+            self.fail(f"{preface}: {difference(t.views[player], view, OTHER)}", where=where, observer=player,
+                      contrast=other)
+
+
+def observers(players: int, deck: list[str], number: int) -> list[int]:
+    """The players whose views round `number`, dealt from `deck`, records (chosen from the deal)."""
+    rng = random.Random(_digest([deck, number]))
+    return sorted({rng.randrange(players) for _ in range(RESAMPLE_CUTS)})
+
+
+def _digest(value: Any) -> int:
+    """A seed that depends on a JSON value only."""
+    return int(hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:16], 16)
+
+
+def _request(engine: Engine, game: GameTrace, number: int, deck: list[str],
+             t: Transition) -> Callable[[], Reply]:
+    """The call that repeats transition `t` of round `number` on `engine`, with `deck` for a deal."""
+    if t.kind == DEAL and number == 1:
+        return lambda: engine.start(game.edition, game.players, deck, game.first_player, game.tokens)
+    if t.kind == DEAL:
+        return lambda: engine.next_round(deck)
+    action = t.action
+    assert action is not None
+    return lambda: engine.apply(action)
+
+
+def _canonical(state: Json) -> tuple[Any, ...]:
+    """The parts of a state that decide who holds which card."""
+    return (state["phase"], state["turn"], state["deck"], state["set_aside"], state["face_up"],
+            [sorted(hand) for hand in state["hands"]], state["discards"], state["eliminated"],
+            state["tokens"])
+
+
+def _diverges(game: GameTrace, run: ReferenceRun) -> bool:
+    """True when the engine's states differ from the reference engine's along the game."""
+    for round_, states in zip(game.rounds, run.states, strict=True):
+        mine = [t.after for t in round_.transitions if t.accepted]
+        if [_canonical(s) for s in mine] != [_canonical(s) for s in states]:
+            return True
+    return False
+
+
+def difference(first: Any, second: Any, labels: tuple[str, str], path: str = "") -> str:
+    """Where two JSON values first differ: 'log[5].card: "Priest" (first), "Guard" (second)'."""
+    if isinstance(first, dict) and isinstance(second, dict):
+        for key in list(first) + [k for k in second if k not in first]:
+            if first.get(key, _MISSING) != second.get(key, _MISSING):
+                return difference(first.get(key, _MISSING), second.get(key, _MISSING), labels,
+                                  f"{path}.{key}" if path else str(key))
+    if isinstance(first, list) and isinstance(second, list):
+        for i, (a, b) in enumerate(zip(first, second, strict=False)):
+            if a != b:
+                return difference(a, b, labels, f"{path}[{i}]")
+        if len(first) != len(second):
+            return f"{path or 'value'}: {len(first)} items ({labels[0]}), {len(second)} ({labels[1]})"
+    return f"{path or 'value'}: {_short(first)} ({labels[0]}), {_short(second)} ({labels[1]})"
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "(absent)"
+
+
+_MISSING = _Missing()
+
+
+def _short(value: Any, limit: int = 120) -> str:
+    text = repr(value) if isinstance(value, _Missing) else json.dumps(value, sort_keys=True)
+    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -1,0 +1,144 @@
+"""What the invariants need to know about an edition, read from its spec for one player count.
+
+Nothing here names a card: which card is forced, which one knocks its holder out when discarded,
+which one protects, how many tokens a round is worth, all come from the compiled spec. Rule kinds
+the invariants do not model (added to the vocabulary later) switch the exact checks that depend
+on them off; `unmodelled` says which, so that a report can say so.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from loveletter_ref.spec import Edition, load_spec
+
+STEP_KINDS = frozenset({"choose", "guess", "look", "compare", "protect", "discard_draw",
+                        "draw_return", "trade"})
+"""Card steps whose effects on hands, piles and tokens the invariants model."""
+
+PROPERTY_KINDS = frozenset({"forced_with", "out_if_discarded", "bonus_token"})
+"""Card properties the invariants model."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The facts of one edition at one player count that the invariants check against."""
+
+    edition: Edition
+    players: int
+    deck: Counter[str]
+    """The multiset of cards in play."""
+    pile: int
+    """Cards in the draw pile right after dealing (the bound on a round's turns)."""
+    deal: int
+    set_aside: int
+    face_up: int
+    turn_draw: int
+    forced: dict[str, frozenset[str]]
+    """Card -> the cards that, held with it, force it to be played."""
+    out_any_reason: frozenset[str]
+    out_when_played: frozenset[str]
+    protectors: frozenset[str]
+    """Cards whose play protects their player."""
+    shield_blocks_choosing: bool
+    """Every protection keeps other players' cards from choosing the protected player."""
+    draw_return: dict[str, int]
+    """Card -> how many cards it draws before its player keeps one."""
+    choosers: dict[str, str]
+    """Card -> `other` or `any`: whom it may choose."""
+    guesses: dict[str, tuple[str | int, ...]]
+    """Card -> the names (or values) it may guess."""
+    round_tokens: int
+    bonuses: tuple[tuple[str, int], ...]
+    """(card, amount): the sole player still in with the card in their discards gains amount."""
+    target: int
+    """Tokens that win the game."""
+    winnerless: bool
+    """A round may end without a winner (a tie chain ending in `nobody`, or `all_eliminated`)."""
+    unmodelled: frozenset[str]
+    """Rule kinds of this spec that the invariants do not model."""
+
+    @property
+    def exact_tokens(self) -> bool:
+        """True when every way of gaining tokens is modelled, so gains can be checked exactly."""
+        return not self.unmodelled
+
+    def clause_ids(self, kinds: tuple[str, ...]) -> list[str]:
+        """Full ids of this spec's clauses of the given rule kinds, in spec order."""
+        return [c.id for c in self.edition.clauses.values() if c.kind in kinds]
+
+
+@lru_cache(maxsize=64)
+def rules_for(edition: str | Edition, players: int) -> Rules:
+    """The rules of `edition` (bundled id, path or compiled spec) for `players` players."""
+    spec = load_spec(edition) if not isinstance(edition, Edition) else edition
+    general = spec.general
+    names = spec.names
+    deck = Counter(names[c] for c in spec.deck(players))
+    set_aside = general["set_aside"].need()
+    face_up = spec.player_table("face_up", players, default=0)
+    deal = general["deal"].need()
+    steps = {card.name: {step.kind: step for step in card.steps} for card in spec.cards}
+    shields = [step.clause.rule for by_kind in steps.values() for kind, step in by_kind.items()
+               if kind == "protect"]
+    return Rules(
+        edition=spec, players=players, deck=deck,
+        pile=sum(deck.values()) - set_aside - face_up - deal * players,
+        deal=deal, set_aside=set_aside, face_up=face_up, turn_draw=general["turn_draw"].need(),
+        forced={card.name: frozenset(names[i] for i in card.forced_with)
+                for card in spec.cards if card.forced is not None},
+        out_any_reason=_out(spec, "any_reason"), out_when_played=_out(spec, "when_played"),
+        protectors=frozenset(name for name, by_kind in steps.items() if "protect" in by_kind),
+        shield_blocks_choosing=bool(shields) and all("chosen_by_others" in rule["blocks"]
+                                                     for rule in shields),
+        draw_return={name: by_kind["draw_return"].clause.rule["draw"]
+                     for name, by_kind in steps.items() if "draw_return" in by_kind},
+        choosers={name: by_kind["choose"].clause.rule["who"]
+                  for name, by_kind in steps.items() if "choose" in by_kind},
+        guesses={card.name: _guesses(spec, players, steps[card.name]["guess"].clause.rule)
+                 for card in spec.cards if "guess" in steps[card.name]},
+        round_tokens=general["round_tokens"].need(),
+        bonuses=tuple((card.name, card.bonus.rule["amount"]) for card in spec.cards
+                      if card.bonus is not None),
+        target=spec.player_table("tokens_to_win", players),
+        winnerless=general["tie"].need()[-1] == "nobody" or "all_eliminated" in general,
+        unmodelled=_unmodelled(spec),
+    )
+
+
+def _out(spec: Edition, when: str) -> frozenset[str]:
+    return frozenset(card.name for card in spec.cards
+                     if card.discard_out is not None and card.discard_out.rule == when)
+
+
+def _guesses(spec: Edition, players: int, rule: dict[str, Any]) -> tuple[str | int, ...]:
+    """What a guess may name: the cards (or values) in this player count's deck, less exclusions."""
+    present = [card for card in spec.cards if card.count_for(players) > 0]
+    excluded = set(rule.get("exclude", ()))
+    if rule["by"] == "value":
+        barred = {spec.card(name).value for name in excluded}
+        return tuple(sorted({card.value for card in present} - barred))
+    return tuple(card.name for card in present if card.name not in excluded)
+
+
+def _unmodelled(spec: Edition) -> frozenset[str]:
+    """Rule kinds (and rule shapes) of `spec` outside what the invariants model."""
+    out = {f"game_end:{key}" for key in spec.general["game_end"].rule if key != "several"}
+    for clause in spec.clauses.values():
+        if clause.card is None or clause.kind == "card":
+            continue
+        rule = clause.rule
+        if clause.kind in ("on_tie", "no_target", "empty_deck", "short_deck"):
+            continue
+        if clause.kind not in STEP_KINDS | PROPERTY_KINDS:
+            out.add(clause.kind)
+        elif clause.kind in ("look", "trade") and rule != "target":
+            out.add(f"{clause.kind}:{rule}")
+        elif clause.kind == "choose" and rule.get("count", 1) != 1:
+            out.add("choose:count")
+        elif clause.kind == "guess" and rule.get("on_hit") != "eliminate":
+            out.add(f"guess:on_hit:{rule.get('on_hit')}")
+    return frozenset(out)

@@ -1,0 +1,91 @@
+"""Validation of protocol messages against conformance/protocol/protocol-v1.schema.json."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError, best_match
+
+from loveletter_ref.paths import conformance_dir
+from loveletter_ref.spec.schema import pointer_text
+
+
+def schema_path() -> Path:
+    """The published schema of every protocol message (version 1)."""
+    return conformance_dir() / "protocol" / "protocol-v1.schema.json"
+
+
+@cache
+def _schema() -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(schema_path().read_text(encoding="utf-8"))
+    return schema
+
+
+@cache
+def _validator(definition: str) -> jsonschema.Draft202012Validator:
+    """A validator for one `$defs` entry (`request`, `response_apply`, `state`, ...)."""
+    schema = _schema()
+    if definition not in schema["$defs"]:
+        raise KeyError(f"the protocol schema has no definition {definition!r}")
+    return jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"})
+
+
+def _leaf(error: ValidationError) -> ValidationError:
+    """The most specific error under an anyOf/oneOf failure."""
+    while error.context:
+        deeper = best_match(error.context)
+        if deeper is None or deeper is error:
+            break
+        error = deeper
+    return error
+
+
+def _describe(error: ValidationError) -> str:
+    error = _leaf(error)
+    where = pointer_text(tuple(error.absolute_path))
+    if error.validator in ("additionalProperties", "unevaluatedProperties"):
+        names = re.findall(r"'([^']*)'", error.message.partition("(")[2]) or ["?"]
+        return f"{where}: unexpected field {', '.join(repr(n) for n in names)}"
+    if error.validator == "false":
+        return f"{where}: field not allowed here"
+    return f"{where}: {error.message}"
+
+
+@cache
+def _fast_validator(definition: str) -> Any:
+    """A validator of the Rust `jsonschema-rs` package for one definition, or None without it."""
+    try:
+        import jsonschema_rs
+    except ImportError:
+        return None
+    return jsonschema_rs.Draft202012Validator({"$defs": _schema()["$defs"], "$ref": f"#/$defs/{definition}"})
+
+
+def schema_problem(message: Any, definition: str) -> str | None:
+    """The first way `message` breaks `$defs/<definition>`, as one line; None when it is valid.
+
+    Valid messages (nearly all) are confirmed by the fast validator where it is installed; the
+    error of an invalid one is found and phrased with `jsonschema`.
+    """
+    fast = _fast_validator(definition)
+    if fast is not None and fast.is_valid(message):
+        return None
+    errors = sorted(_validator(definition).iter_errors(message), key=_position)
+    return _describe(errors[0]) if errors else None
+
+
+def _position(error: ValidationError) -> list[tuple[int, int | str]]:
+    """Sort key: where in the message an error is, in document order."""
+    return [(0, part) if isinstance(part, int) else (1, part) for part in error.absolute_path]
+
+
+def response_definition(op: str, message: Any) -> str:
+    """The definition an engine's answer to `op` must follow (`response_error` when ok is false)."""
+    if isinstance(message, dict) and message.get("ok") is False:
+        return "response_error"
+    return f"response_{op}"

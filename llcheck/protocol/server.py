@@ -1,0 +1,139 @@
+"""Run any `Engine` as a protocol program: read requests on stdin, answer each on stdout.
+
+The server is strict about what it reads (it is the example implementers compare against): the
+first request must be `hello` with a protocol version it speaks, fields must have their types,
+and anything it cannot answer becomes an error response (`"ok": false`) naming the problem.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Callable
+from typing import IO, Any
+
+from ..engines.base import Engine, EngineFailure, Hello, Json, Reply
+from .messages import OPS, PROTOCOL_VERSION, ProtocolError, decode, encode, field
+
+
+def hello_body(hello: Hello) -> Json:
+    """What an engine says about itself in answer to hello."""
+    return {"protocol": PROTOCOL_VERSION, "name": hello.name, "version": hello.version,
+            "editions": list(hello.editions), "capabilities": sorted(hello.capabilities)}
+
+
+class Server:
+    """Answers protocol requests with one engine."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self.greeted = False
+        self.stopped = False
+        self.handlers: dict[str, Callable[[Json], Json]] = {
+            "hello": self._hello, "start": self._start, "next_round": self._next_round,
+            "legal_actions": self._legal_actions, "apply": self._apply, "state": self._state,
+            "view": self._view, "stop": self._stop,
+        }
+
+    def respond(self, line: bytes) -> Json:
+        """The response to one request line (an error response when it cannot be answered)."""
+        request_id: Any = None
+        try:
+            request = decode(line)
+            request_id = request.get("id")
+            if not isinstance(request_id, int) or isinstance(request_id, bool) or request_id < 0:
+                request_id = None
+                raise ProtocolError("every request needs an 'id': a non-negative integer")
+            body = self._dispatch(request)
+        except (ProtocolError, EngineFailure) as exc:
+            return {"id": request_id, "ok": False, "error": _one_line(str(exc))}
+        except Exception as exc:  # an adapter's bug is reported and the server goes on
+            traceback.print_exc(file=sys.stderr)
+            return {"id": request_id, "ok": False, "error": _one_line(f"{type(exc).__name__}: {exc}")}
+        return {"id": request_id, "ok": True, **body}
+
+    def _dispatch(self, request: Json) -> Json:
+        op = field(request, "op", str, "a string")
+        handler = self.handlers.get(op)
+        if handler is None:
+            raise ProtocolError(f"unknown op {op!r} (known: {', '.join(OPS)})")
+        if not self.greeted and op != "hello":
+            raise ProtocolError("the first request must be hello")
+        return handler(request)
+
+    def _hello(self, request: Json) -> Json:
+        version = field(request, "protocol", str, "a string")
+        if version != PROTOCOL_VERSION:
+            raise ProtocolError(f"this engine speaks protocol {PROTOCOL_VERSION!r}, not {version!r}")
+        self.greeted = True
+        return hello_body(self.engine.hello)
+
+    def _start(self, request: Json) -> Json:
+        edition = field(request, "edition", str, "an edition id")
+        players = field(request, "players", int, "a number of players")
+        deck = _cards(request)
+        first = field(request, "first_player", int, "a seat")
+        tokens = [_count(t) for t in field(request, "tokens", list, "an array of token counts")]
+        return self._reply(self.engine.start(edition, players, deck, first, tokens))
+
+    def _next_round(self, request: Json) -> Json:
+        return self._reply(self.engine.next_round(_cards(request)))
+
+    def _legal_actions(self, request: Json) -> Json:
+        return {"actions": self.engine.legal_actions()}
+
+    def _apply(self, request: Json) -> Json:
+        return self._reply(self.engine.apply(field(request, "action", dict, "an object")))
+
+    def _state(self, request: Json) -> Json:
+        return {"state": self.engine.state()}
+
+    def _view(self, request: Json) -> Json:
+        return {"view": self.engine.view(field(request, "player", int, "a seat"))}
+
+    def _stop(self, request: Json) -> Json:
+        self.stopped = True
+        return {}
+
+    def _reply(self, reply: Reply) -> Json:
+        if not reply.accepted:
+            body: Json = {"accepted": False, "reason": reply.reason}
+            if reply.clause:
+                body["clause"] = reply.clause
+            return body
+        state = reply.state if reply.state is not None else self.engine.state()
+        return {"accepted": True, "events": reply.events, "state": state}
+
+
+def _cards(request: Json) -> list[str]:
+    deck = field(request, "deck", list, "an array of card names")
+    if not all(isinstance(card, str) for card in deck):
+        raise ProtocolError("field 'deck' must list card names (strings)")
+    return deck
+
+
+def _count(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ProtocolError("field 'tokens' must list whole numbers")
+    return value
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split()) or "unknown error"
+
+
+def serve(engine: Engine, infile: IO[bytes], outfile: IO[bytes], trace: IO[str] | None = None) -> None:
+    """Answer requests from `infile` on `outfile` until stop or end of input; `trace` logs both ways."""
+    server = Server(engine)
+    for line in infile:
+        if not line.strip():
+            continue
+        response = server.respond(line)
+        data = encode(response)
+        if trace is not None:
+            trace.write(f"> {line.decode('utf-8', 'replace').rstrip()}\n< {data.decode('utf-8').rstrip()}\n")
+            trace.flush()
+        outfile.write(data)
+        outfile.flush()
+        if server.stopped:
+            break

@@ -1,0 +1,189 @@
+"""pytest plugin: run the conformance corpus inside any test suite, one test per case.
+
+    pytest --llcheck-impl='node my-engine.js' [--llcheck-edition E] [--llcheck-known-failures F]
+
+Each case becomes a test named by its id (under the node `llcheck-corpus`), so -k (which also
+matches the clause ids and tags a case names), -x, --junitxml and the rest of pytest work as
+usual; a failing case shows the clauses it checks, where the engine diverged, expected and
+actual. One engine serves every case and is replaced when it breaks. The fixture
+`llcheck_engine_factory` gives tests a callable returning a fresh engine.
+
+Without --llcheck-impl the plugin adds nothing to a run (the fixture then skips its test).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:  # the harness is imported only when --llcheck-impl is given
+    from .engines.base import Engine
+    from .harness.cases import Case
+    from .harness.known import KnownFailures
+    from .harness.results import Result
+
+FOLDERS = ("required", "optional", "disputed", "golden")
+"""Corpus folders (llcheck.harness.cases.STATUSES), named here to keep pytest's start-up light."""
+
+DEFAULT_FOLDERS = ("required", "optional", "golden")
+"""The folders run by default (llcheck.harness.select.DEFAULT_GROUPS)."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("llcheck", "Love Letter conformance corpus (llcheck)")
+    group.addoption("--llcheck-impl", metavar="IMPL",
+                    help="engine under test: reference, python:MODULE:CLASS, or a protocol command")
+    group.addoption("--llcheck-edition", action="append", metavar="E", help="only cases of this edition")
+    group.addoption("--llcheck-status", action="append", choices=FOLDERS, metavar="FOLDER",
+                    help=f"corpus folders to run (default: {', '.join(DEFAULT_FOLDERS)})")
+    group.addoption("--llcheck-known-failures", metavar="FILE", help="cases expected to fail (xfail, strict)")
+    group.addoption("--llcheck-timeout", type=float, default=10.0, metavar="S",
+                    help="seconds a protocol engine may take per request (default 10)")
+    group.addoption("--llcheck-validate-protocol", action="store_true",
+                    help="check every engine message against the protocol schema")
+    group.addoption("--llcheck-corpus", metavar="DIR", help="a case folder instead of the bundled corpus")
+
+
+def _factory(config: pytest.Config) -> Callable[[], Engine] | None:
+    impl = config.getoption("llcheck_impl")
+    if not impl:
+        return None
+    from .engines.loader import engine_factory
+    return engine_factory(impl, timeout=config.getoption("llcheck_timeout"),
+                          validate=config.getoption("llcheck_validate_protocol"))
+
+
+@pytest.fixture(scope="session")
+def llcheck_engine_factory(pytestconfig: pytest.Config) -> Callable[[], Engine]:
+    """A callable returning a fresh engine for --llcheck-impl (the test is skipped without it)."""
+    factory = _factory(pytestconfig)
+    if factory is None:
+        pytest.skip("no engine under test: run pytest with --llcheck-impl=IMPL")
+    return factory
+
+
+class _SharedEngine:
+    """The one engine that serves every case, started on first use and replaced when it breaks."""
+
+    def __init__(self, factory: Callable[[], Engine]):
+        self.factory = factory
+        self.engine: Engine | None = None
+        self.broken_start: str | None = None
+
+    def get(self) -> Engine:
+        """The engine (pytest.fail if it cannot be started)."""
+        if self.broken_start is not None:
+            pytest.fail(self.broken_start, pytrace=False)
+        if self.engine is None:
+            try:
+                self.engine = self.factory()
+            except Exception as exc:  # every later case reports the same reason without retrying
+                self.broken_start = f"cannot talk to the engine: {' '.join(str(exc).split())}"
+                pytest.fail(self.broken_start, pytrace=False)
+        return self.engine
+
+    def discard(self) -> None:
+        """Stop the engine; the next case starts a new one."""
+        engine, self.engine = self.engine, None
+        if engine is not None:
+            with contextlib.suppress(Exception):  # a broken engine must not fail the next test
+                engine.close()
+
+
+class CaseFailed(Exception):
+    """A case failed or errored; carries the result for the failure report."""
+
+    def __init__(self, result: Result):
+        super().__init__(result.message)
+        self.result = result
+
+
+class CaseItem(pytest.Item):
+    """One conformance case as a test."""
+
+    def __init__(self, *, case: Case, shared: _SharedEngine, known: KnownFailures | None, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.case = case
+        self.shared = shared
+        self.known = known
+        self.extra_keyword_matches.update(case.clauses + case.tags)
+
+    def runtest(self) -> None:
+        from .harness.results import ERRORED, FAILED, PASSED, SKIPPED
+        from .harness.runner import run_case
+        result = run_case(self.shared.get(), self.case)
+        if result.engine_broken:
+            self.shared.discard()
+        reason = self.known.entries.get(self.case.id) if self.known is not None else None
+        if result.status == SKIPPED:
+            pytest.skip(result.message)
+        if reason is not None and result.status in (FAILED, ERRORED):
+            pytest.xfail(f"known failure ({reason[1]}): {result.message}")
+        if reason is not None and result.status == PASSED:
+            pytest.fail(f"passed, but it is listed as a known failure ({reason[1]}); remove it from "
+                        f"{self.known.path if self.known else 'the list'}", pytrace=False)
+        if result.status in (FAILED, ERRORED):
+            raise CaseFailed(result)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, CaseFailed):
+            from .harness.text import failure
+            return "\n".join(failure(excinfo.value.result))
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return Path(self.case.path), self.case.line - 1, f"llcheck case {self.case.id}"
+
+
+class Corpus(pytest.Collector):
+    """The selected cases of the corpus."""
+
+    def __init__(self, *, cases: list[Case], shared: _SharedEngine, known: KnownFailures | None,
+                 **kwargs: Any):
+        super().__init__(**kwargs)
+        self.cases, self.shared, self.known = cases, shared, known
+
+    def collect(self) -> Iterator[CaseItem]:
+        for case in self.cases:
+            yield CaseItem.from_parent(self, name=case.id, case=case, shared=self.shared, known=self.known)
+
+    def teardown(self) -> None:
+        self.shared.discard()
+
+
+def _corpus(config: pytest.Config) -> tuple[list[Case], KnownFailures | None]:
+    from .errors import UsageError
+    from .harness.cases import CaseError, load_corpus
+    from .harness.known import KnownFailures
+    from .harness.select import Selection
+    folder = config.getoption("llcheck_corpus")
+    try:
+        cases = load_corpus(Path(folder) if folder else None)
+        known_path = config.getoption("llcheck_known_failures")
+        known = KnownFailures.load(known_path) if known_path else None
+        if known is not None:
+            known.check_ids(case.id for case in cases)
+    except CaseError as exc:
+        raise pytest.UsageError("llcheck corpus: " + "; ".join(str(p) for p in exc.problems[:5])) from None
+    except UsageError as exc:
+        raise pytest.UsageError(f"llcheck: {exc}") from None
+    selection = Selection(config.getoption("llcheck_edition") or (),
+                          config.getoption("llcheck_status") or DEFAULT_FOLDERS)
+    return selection.choose(cases), known
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
+                                   items: list[pytest.Item]) -> None:
+    """Add one test per selected case (before -k and deselection see the items)."""
+    factory = _factory(config)
+    if factory is None:
+        return
+    cases, known = _corpus(config)
+    corpus = Corpus.from_parent(session, name="llcheck-corpus", nodeid="llcheck-corpus", cases=cases,
+                                shared=_SharedEngine(factory), known=known)
+    items.extend(corpus.collect())

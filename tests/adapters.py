@@ -1,0 +1,128 @@
+"""In-process adapters that bend one thing about the reference engine, for runner and report tests.
+
+Each is usable as `--impl python:adapters:NAME` when tests/ is on the import path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from llcheck.engines import Engine, EngineFailure, Hello, ReferenceEngine, Reply
+from loveletter_ref import load_spec
+
+
+class DropDiscards(ReferenceEngine):
+    """Leaves `discard` events out of every answer to apply."""
+
+    def apply(self, action: dict) -> Reply:
+        reply = super().apply(action)
+        reply.events = [e for e in reply.events if e["type"] != "discard"]
+        return reply
+
+
+class AcceptsAnything(ReferenceEngine):
+    """Answers an action it should refuse with 'accepted' (and changes nothing)."""
+
+    def apply(self, action: dict) -> Reply:
+        reply = super().apply(action)
+        return reply if reply.accepted else Reply(True, [], self.state())
+
+
+class RefusesEverything(ReferenceEngine):
+    """Refuses every action, naming a made-up clause."""
+
+    def apply(self, action: dict) -> Reply:
+        return Reply(False, reason="not today", clause="classic.made-up")
+
+
+class DealsAnything(ReferenceEngine):
+    """Deals a deck it should refuse by dealing a valid deck instead."""
+
+    def start(self, edition: str, players: int, deck: Sequence[str], first_player: int = 0,
+              tokens: Sequence[int] | None = None) -> Reply:
+        reply = super().start(edition, players, deck, first_player, tokens)
+        if reply.accepted:
+            return reply
+        spec = load_spec(edition)
+        deck = [spec.names[c] for c in spec.deck(players)]
+        return super().start(edition, players, deck, first_player, tokens)
+
+
+class TokensMoveOnRefusal(ReferenceEngine):
+    """Reports one more token for seat 0 after each refused action."""
+
+    refusals = 0
+
+    def apply(self, action: dict) -> Reply:
+        reply = super().apply(action)
+        self.refusals += not reply.accepted
+        return reply
+
+    def state(self) -> dict:
+        state = super().state()
+        state["tokens"] = [state["tokens"][0] + self.refusals, *state["tokens"][1:]]
+        return state
+
+
+class HidesBaron(ReferenceEngine):
+    """Never lists a Baron play among the legal actions."""
+
+    def legal_actions(self) -> list[dict]:
+        return [a for a in super().legal_actions() if a["card"] != "Baron"]
+
+
+class LeakyViews(ReferenceEngine):
+    """Shows every seat the whole table's cards as their hand."""
+
+    def view(self, player: int) -> dict:
+        view = super().view(player)
+        view["hand"] = [card for hand in self.state()["hands"] for card in hand]
+        return view
+
+
+class NumbersForFlags(ReferenceEngine):
+    """Reports `eliminated` as 0 and 1 instead of false and true."""
+
+    def apply(self, action: dict) -> Reply:
+        reply = super().apply(action)
+        if reply.state is not None:
+            reply.state["eliminated"] = [int(flag) for flag in reply.state["eliminated"]]
+        return reply
+
+
+class StripsAndInventsClauses(ReferenceEngine):
+    """Annotates events with its own clause ids (the harness ignores them)."""
+
+    def apply(self, action: dict) -> Reply:
+        reply = super().apply(action)
+        reply.events = [dict(e, clause="my-engine.rule-42") for e in reply.events]
+        return reply
+
+
+class Crashes(ReferenceEngine):
+    """Raises KeyError on every second apply (an adapter bug)."""
+
+    calls = 0
+
+    def apply(self, action: dict) -> Reply:
+        Crashes.calls += 1
+        if Crashes.calls % 2 == 0:
+            raise KeyError("hand")
+        return super().apply(action)
+
+
+class ClassicOnly(ReferenceEngine):
+    """Plays classic only, and claims neither views nor games."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hello = Hello("classic-only", "1.0", ("classic",), frozenset({"events", "legal_actions"}))
+
+
+class NotAnEngine:
+    """Something that is not an Engine at all."""
+
+
+def cannot_start() -> Engine:
+    """A factory whose engine fails to start."""
+    raise EngineFailure("the license server is down")

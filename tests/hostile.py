@@ -1,0 +1,51 @@
+"""Helpers for the tests of the zoo of badly behaved engines (tests/engines/hostile/)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import signal
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+TESTS = Path(__file__).parent
+ZOO = TESTS / "engines" / "hostile"
+CORPUS = str(TESTS / "cases")
+PROC = Path("/proc")
+
+
+def zoo(script: str, *args: str) -> str:
+    """The --impl running a zoo engine."""
+    return shlex.join([sys.executable, str(ZOO / script), *args])
+
+
+def carrying(token: str) -> list[int]:
+    """Live processes whose environment holds ZOO_TOKEN=token (zombies hold no environment)."""
+    needle = f"ZOO_TOKEN={token}".encode()
+    found = []
+    for entry in PROC.iterdir():
+        if entry.name.isdigit():
+            try:
+                if needle in (entry / "environ").read_bytes().split(b"\0"):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@contextlib.contextmanager
+def no_survivors() -> Iterator[str]:
+    """A token for the zoo engines of a test to carry; fails if any process carrying it outlives the block."""
+    token = uuid.uuid4().hex
+    yield token
+    deadline = time.monotonic() + 3
+    while carrying(token) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = carrying(token)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == [], f"processes left behind: {left}"

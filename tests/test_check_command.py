@@ -1,0 +1,253 @@
+"""`llcheck check`: verdicts, reports CI systems read, known failures, replays, exit codes."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from llcheck.cli import main
+from llcheck.harness.report import report_schema_path
+from llcheck.progress import Progress
+
+TESTS = Path(__file__).parent
+CORPUS = str(TESTS / "cases")
+BROKEN = f"{sys.executable} {TESTS / 'engines' / 'broken_engine.py'}"
+
+
+def check(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["check", "--corpus", CORPUS, *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def schema_validator(definition: str | None = None) -> jsonschema.Draft202012Validator:
+    schema = json.loads(report_schema_path().read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    if definition is not None:
+        schema = {"$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"}
+    return jsonschema.Draft202012Validator(schema)
+
+
+def test_the_reference_over_the_protocol_passes(capsys):
+    code, out, err = check(capsys)
+    assert code == 0, out + err
+    lines = out.splitlines()
+    assert lines[0] == "llcheck check: loveletter-reference 0.1.0 (protocol 1) via python -m llcheck serve"
+    assert lines[-1].startswith("5 passed, 0 failed, 0 errored, 0 skipped in ")
+    row = next(line for line in lines if line.startswith("classic.guard.guess "))
+    assert row.split()[1:3] == ["2", "2"] and row.endswith("conforms")
+
+
+def test_a_failure_names_clause_quote_divergence_and_replay(capsys):
+    code, out, _ = check(capsys, "--impl", "python:adapters:DropDiscards", "-q")
+    assert code == 1
+    assert out.splitlines()[-1].startswith("4 passed, 1 failed, 0 errored, 0 skipped in ")
+    block = out.split("\n\n")[1].splitlines()
+    assert block[0] == "FAILED runner/guard-hit  [required, classic]"
+    assert block[2].startswith("  clause classic.guard.guess: ") and "«" in block[2]
+    assert block[4].endswith("runner.json:5")
+    assert block[5] == "  round 1, step 1 (Guard on 1 naming Priest): events"
+    assert block[6] == ('    event 4: expected {"type": "discard", "player": 1, "card": "Priest"}, '
+                        'got {"type": "round_end", "reason": "last_standing", "winners": [0]}')
+    assert block[7].startswith('    expected: [{"type": "play", "player": 0, "card": "Guard"')
+    assert block[9] == f"  replay: llcheck check --impl python:adapters:DropDiscards --corpus {CORPUS} " \
+                       "--run runner/guard-hit"
+
+
+def test_the_replay_command_runs_just_that_case(capsys):
+    code, out, _ = check(capsys, "--impl", "python:adapters:DropDiscards", "--run", "runner/guard-hit", "-q")
+    assert code == 1
+    assert out.splitlines()[-1].startswith("0 passed, 1 failed, 0 errored, 0 skipped")
+
+
+def test_reports_validate_and_junit_has_the_structure_ci_reads(capsys, tmp_path):
+    report, junit, stream = tmp_path / "r.json", tmp_path / "r.xml", tmp_path / "r.jsonl"
+    code, out, _ = check(capsys, "--impl", "python:adapters:ClassicOnly", "--json", str(report),
+                         "--junit", str(junit), "--results", str(stream), "--skip", "runner/two-*")
+    assert code == 0
+    assert "\nskipped: needs capability views (1)\n" in out
+    data = json.loads(report.read_text())
+    schema_validator().validate(data)
+    assert data["summary"] == {"total": 4, "passed": 3, "failed": 0, "errored": 0, "skipped": 1,
+                               "known_failure": 0, "unexpected_pass": 0}
+    assert data["engine"]["name"] == "classic-only"
+    lines = [json.loads(line) for line in stream.read_text().splitlines()]
+    line_schema = schema_validator("stream_line")
+    for line in lines:
+        line_schema.validate(line)
+    assert [line["type"] for line in lines] == ["header"] + ["result"] * 4 + ["summary"]
+
+    root = ET.parse(junit).getroot()
+    assert root.tag == "testsuites"
+    assert [root.get(key) for key in ("tests", "failures", "errors", "skipped")] == ["4", "0", "0", "1"]
+    suites = root.findall("testsuite")
+    assert [s.get("name") for s in suites] == ["required/classic"]
+    cases = suites[0].findall("testcase")
+    assert [c.get("name") for c in cases] == ["runner/guard-hit", "runner/refusals", "runner/bad-deck",
+                                              "runner/views-only"]
+    assert [c.get("classname") for c in cases] == ["classic.guard.guess", "classic.guard.guess",
+                                                   "classic.setup.deck", "classic.setup.deal"]
+    assert cases[3].find("skipped").get("message") == "needs capability views"
+    assert all(float(c.get("time")) >= 0 for c in cases)
+
+
+def test_junit_failures_and_errors(capsys, tmp_path):
+    junit = tmp_path / "r.xml"
+    code, _, _ = check(capsys, "--impl", f"{BROKEN} error-on-view", "--junit", str(junit))
+    assert code == 1
+    root = ET.parse(junit).getroot()
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("5", "0", "2")
+    errors = [c for c in root.iter("testcase") if c.find("error") is not None]
+    assert [c.get("name") for c in errors] == ["runner/guard-hit", "runner/views-only"]
+    error = errors[0].find("error")
+    assert error.get("message") == "engine error on view (request 4): views are not implemented yet"
+    assert "replay: llcheck check --impl" in error.text
+
+
+def test_known_failures_must_keep_failing(capsys, tmp_path):
+    known = tmp_path / "known.txt"
+    known.write_text("# deviations of DropDiscards\nrunner/guard-hit   drops discard events\n")
+    code, out, _ = check(capsys, "--impl", "python:adapters:DropDiscards", "--known-failures", str(known),
+                         "-q")
+    assert code == 0
+    assert "known failures (still failing, as listed):\n  runner/guard-hit: drops discard events" in out
+    assert out.splitlines()[-1].startswith("4 passed, 0 failed, 0 errored, 0 skipped, 1 known failure in ")
+
+    known.write_text("runner/guard-hit   drops discard events\nrunner/refusals  no longer true\n")
+    report = tmp_path / "r.json"
+    code, out, _ = check(capsys, "--impl", "python:adapters:DropDiscards", "--known-failures", str(known),
+                         "-q", "--json", str(report))
+    assert code == 1
+    data = json.loads(report.read_text())
+    schema_validator().validate(data)
+    statuses = {r["id"]: (r["status"], r["known_failure"]) for r in data["results"]}
+    assert statuses["runner/guard-hit"] == ("known_failure", "drops discard events")
+    assert statuses["runner/refusals"] == ("unexpected_pass", "no longer true")
+    assert data["results"][0]["divergence"]["what"] == "events"
+    assert "UNEXPECTED PASS runner/refusals" in out
+    assert f"passed, but {known}:2 lists it as a known failure (no longer true); remove it from the list" \
+        in out
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("runner/guard-hit\n", "{path}:1: give the reason after the case id 'runner/guard-hit'"),
+    ("runner/guard-hit a\n\nrunner/guard-hit b\n", "{path}:3: runner/guard-hit is already listed on line 1"),
+    ("# c\nrunner/nothing-like-it reason\n", "{path}:2: no case has the id 'runner/nothing-like-it'"),
+])
+def test_a_bad_known_failures_list_is_bad_input(capsys, tmp_path, text, message):
+    known = tmp_path / "known.txt"
+    known.write_text(text)
+    code, out, err = check(capsys, "--impl", "reference", "--known-failures", str(known))
+    assert (code, out) == (2, "")
+    assert err == f"llcheck check: {message.format(path=known)}\n"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--jobs", "0"], "--jobs must be at least 1"),
+    (["--impl", ""], "the engine command is empty"),
+    (["--impl", "engine 'oops"], "cannot read the engine command \"engine 'oops\": No closing quotation"),
+    (["--timeout", "0"], "--timeout must be a positive number of seconds"),
+    (["--edition", "premium"], "the engine does not play premium (it plays: classic, z-man-2019, "),
+    (["--run", "nothing*"], "no case is selected (check --edition, --status, --assume, --run and --skip)"),
+    (["--json", "/no/such/dir/r.json"], "--json /no/such/dir/r.json: No such file or directory"),
+    (["--impl", "python:adapters:NotAnEngine"], "python:adapters:NotAnEngine made a NotAnEngine, not an "
+                                                "llcheck.engines.Engine"),
+    (["--impl", "python:no_such_module:X"], "cannot import 'no_such_module' for python:no_such_module:X: "
+                                            "ModuleNotFoundError: No module named 'no_such_module'"),
+])
+def test_bad_usage_is_one_line_and_exit_2(capsys, args, message):
+    code, out, err = check(capsys, *(["--impl", "reference"] if "--impl" not in args else []), *args)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"llcheck check: {message}") and err.count("\n") == 1
+
+
+def test_a_bad_corpus_is_bad_input(capsys, tmp_path):
+    folder = tmp_path / "required" / "classic"
+    folder.mkdir(parents=True)
+    (folder / "x.json").write_text('{"description": "x", "cases": [}')
+    code = main(["check", "--impl", "reference", "--corpus", str(tmp_path)])
+    _, err = capsys.readouterr()
+    assert code == 2
+    assert err.startswith(f"{folder / 'x.json'}:1:")
+
+
+def test_an_engine_that_cannot_be_started_is_exit_3(capsys):
+    code, out, err = check(capsys, "--impl", "no-such-engine-here")
+    assert (code, out) == (3, "")
+    assert err == "llcheck check: cannot talk to the engine no-such-engine-here: cannot start " \
+                  "'no-such-engine-here': No such file or directory\n"
+    code, _, err = check(capsys, "--impl", "python:adapters:cannot_start")
+    assert code == 3
+    assert err.endswith(": the license server is down\n")
+
+
+def test_an_interrupted_run_keeps_its_results(capsys, tmp_path, monkeypatch):
+    def interrupt(self, done):
+        if done == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(Progress, "update", interrupt)
+    report, stream = tmp_path / "r.json", tmp_path / "r.jsonl"
+    code, out, _ = check(capsys, "--impl", "reference", "--json", str(report), "--results", str(stream), "-q")
+    assert code == 130
+    data = json.loads(report.read_text())
+    assert data["interrupted"] is True and data["exit_code"] == 130
+    kept = len(data["results"])  # the two seen, and those the worker finished meanwhile
+    assert kept >= 2
+    lines = [json.loads(line) for line in stream.read_text().splitlines()]
+    assert [line["type"] for line in lines] == ["header"] + ["result"] * kept + ["summary"]
+    assert lines[-1]["interrupted"] is True
+    assert f"(interrupted: {kept} results kept)" in out
+
+
+@dataclass
+class _Found:
+    name: str
+    status: str
+    message: str
+    replay: dict | None
+
+
+def test_properties_and_fuzzing_are_reported_like_cases(capsys, monkeypatch, tmp_path):
+    calls = []
+
+    def run_properties(make_engine, edition, players, profile, seed):
+        calls.append((edition, tuple(players), profile, seed))
+        assert make_engine().hello.name == "loveletter-reference"
+        bad = _Found("views-hide", "failed", "seat 1 saw a card", {"id": "x"}) if players == [3] else None
+        return [_Found("replay", "passed", "", None)] + ([bad] if bad else [])
+
+    def run_fuzz(make_engine, edition, players, n, seed, out_dir):
+        return types.SimpleNamespace(status="passed", message=f"{n} games", replay=None, saved=None)
+
+    properties = types.SimpleNamespace(run_properties=run_properties)
+    monkeypatch.setitem(sys.modules, "llcheck.properties", properties)
+    monkeypatch.setitem(sys.modules, "llcheck.fuzz", types.SimpleNamespace(run_fuzz=run_fuzz))
+    report = tmp_path / "r.json"
+    code, out, _ = check(capsys, "--impl", "reference", "--properties", "--fuzz", "5", "--seed", "9",
+                         "--json", str(report), "-q")
+    assert code == 1
+    assert calls == [("classic", (2,), "ci", 9), ("classic", (3,), "ci", 9), ("classic", (4,), "ci", 9)]
+    results = json.loads(report.read_text())["results"]
+    ids = [r["id"] for r in results]
+    assert ids[5:] == ["property/replay/classic/2p", "property/replay/classic/3p",
+                       "property/views-hide/classic/3p", "property/replay/classic/4p",
+                       "fuzz/classic/2p", "fuzz/classic/3p", "fuzz/classic/4p"]
+    assert "FAILED property/views-hide/classic/3p  [property, classic]" in out
+    assert "  replay: llcheck check --impl reference --corpus " in out
+    assert "--properties --profile ci --seed 9 --edition classic --run property/views-hide/classic/3p" in out
+    schema_validator().validate(json.loads(report.read_text()))
+
+
+def test_properties_not_available_is_bad_usage(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "llcheck.fuzz", None)
+    code, out, err = check(capsys, "--impl", "reference", "--fuzz", "3")
+    assert (code, out) == (2, "")
+    assert err.startswith("llcheck check: --fuzz is not available: llcheck.fuzz.run_fuzz cannot be loaded")

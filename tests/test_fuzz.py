@@ -1,0 +1,184 @@
+"""Differential fuzzing: it finds nothing against the reference, finds and shrinks what a broken
+engine does, saves cases the corpus accepts, and reports engines that fail or cannot start."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from llcheck.engines import EngineFailure, ReferenceEngine, Reply
+from llcheck.engines.loader import serve_command
+from llcheck.engines.subprocess import SubprocessEngine
+from llcheck.errors import UsageError
+from llcheck.fuzz import run_fuzz
+from llcheck.harness.cases import load_file
+from llcheck.mutants import get, variants
+from loveletter_ref import load_spec
+from loveletter_ref.engine import replay
+
+
+@pytest.mark.parametrize("edition,players", [("classic", 2), ("classic", 4), ("z-man-2019", 3),
+                                             ("z-man-2019", 6)])
+def test_the_reference_against_itself_finds_nothing(edition, players):
+    result = run_fuzz(ReferenceEngine, edition, players, 40, 3, None)
+    assert result.status == "pass", result.message
+    assert result.games == 40 and result.rounds >= 40 and result.tally.probes > 0
+
+
+def test_the_reference_over_the_protocol_finds_nothing():
+    result = run_fuzz(lambda: SubprocessEngine(serve_command(), timeout=20), "classic", 3, 10, 1, None)
+    assert result.status == "pass", result.message
+
+
+def test_the_same_seed_gives_the_same_difference():
+    first = run_fuzz(get("baron-higher-loses").engine, "classic", 3, 100, 5, None)
+    second = run_fuzz(get("baron-higher-loses").engine, "classic", 3, 100, 5, None)
+    assert first.status == "fail"
+    assert (first.message, first.replay) == (second.message, second.replay)
+
+
+@pytest.mark.parametrize("name,edition,players,actions", [
+    ("guard-may-name-guard", "classic", 3, 0),
+    ("no-face-up-with-two", "z-man-2019", 2, 0),
+    ("counterclockwise", "classic", 3, 1),
+    ("set-aside-leaks", "classic", 4, 0),
+])
+def test_a_difference_is_shrunk_to_the_shortest_replay(name, edition, players, actions):
+    result = run_fuzz(get(name).engine, edition, players, 100, 0, None)
+    assert result.status == "fail"
+    assert result.replay is not None
+    assert sum(len(r["actions"]) for r in result.replay["rounds"]) == actions
+    assert len(result.replay["rounds"]) == 1
+
+
+def test_the_replay_is_printed_and_plays_on_the_reference():
+    result = run_fuzz(get("baron-tie-eliminates").engine, "classic", 3, 200, 0, None)
+    assert result.status == "fail" and result.replay is not None
+    assert json.dumps(result.replay, ensure_ascii=False) in result.message
+    game, events = replay(load_spec("classic"), result.replay)
+    assert events and game.round == len(result.replay["rounds"])
+    assert "classic.baron.tie" in result.clauses
+
+
+def test_the_saved_case_joins_the_corpus_format(tmp_path):
+    result = run_fuzz(get("wrong-next-starter").engine, "classic", 3, 200, 0, tmp_path)
+    assert result.status == "fail" and result.saved is not None and result.saved.parent == tmp_path
+    [case] = load_file(result.saved, "required", "classic")
+    assert case.id.startswith("fuzz/classic/3p-")
+    assert "classic.round.next-first" in case.clauses
+    assert "games" in case.needs and len(case.rounds) >= 2
+    assert str(result.saved) in result.message
+
+
+class _Blind(ReferenceEngine):
+    """A broken engine that lists no legal actions and reports no events: only its state and
+    its answers to actions can give it away."""
+
+    def __init__(self, broken: ReferenceEngine):
+        super().__init__(broken.specs, broken.game_class, "blind")
+        self.hello = replace(broken.hello, capabilities=frozenset({"games"}))
+        self.view = broken.view  # type: ignore[method-assign]
+
+
+def test_an_engine_that_accepts_an_illegal_action_is_caught_by_probing():
+    result = run_fuzz(lambda: _Blind(get("guard-may-name-guard").engine()), "classic", 3, 200, 0, None)
+    assert result.status == "fail" and result.kind == "accepted", result.message
+    assert "classic.guard.guess" in result.clauses
+
+
+def test_without_events_the_state_gives_a_broken_rule_away():
+    result = run_fuzz(lambda: _Blind(get("baron-tie-eliminates").engine()), "classic", 3, 200, 0, None)
+    assert result.status == "fail" and result.kind in ("state", "engine"), result.message
+    assert "classic.baron.tie" in result.clauses
+
+
+class _Crashes(ReferenceEngine):
+    """Fails on its fifth action."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    def apply(self, action: dict) -> Reply:
+        self.calls += 1
+        if self.calls == 5:
+            raise EngineFailure("the engine process exited")
+        return super().apply(action)
+
+
+def test_an_engine_that_fails_mid_game_is_a_difference():
+    result = run_fuzz(_Crashes, "classic", 4, 50, 0, None)
+    assert result.status == "fail" and result.kind == "engine"
+    assert "exited" in result.message
+
+
+def test_an_engine_that_cannot_start_is_an_error():
+    def cannot() -> ReferenceEngine:
+        raise EngineFailure("no such program")
+
+    result = run_fuzz(cannot, "classic", 2, 10, 0, None)
+    assert result.status == "error" and "no such program" in result.message
+
+
+@pytest.mark.parametrize("edition,players,n,message", [
+    ("classic", 7, 10, "2-4 players"),
+    ("classic", 2, 0, "at least 1"),
+])
+def test_bad_arguments_are_usage_errors(edition, players, n, message):
+    with pytest.raises(UsageError, match=message):
+        run_fuzz(ReferenceEngine, edition, players, n, 0, None)
+
+
+def test_an_edition_the_engine_does_not_play_is_a_usage_error():
+    classic_only = lambda: ReferenceEngine({"classic": load_spec("classic")})  # noqa: E731
+    with pytest.raises(UsageError, match="does not play z-man-2019"):
+        run_fuzz(classic_only, "z-man-2019", 2, 5, 0, None)
+
+
+class _RefusesThenCheats(ReferenceEngine):
+    """Refuses an illegal action as it should, but scores a token for its player while at it."""
+
+    def apply(self, action: dict) -> Reply:
+        reply = super().apply(action)
+        if not reply.accepted and self.game is not None:
+            self.game.tokens[self.game.current] += 1
+        return reply
+
+
+def test_a_refusal_that_changes_the_state_is_a_difference():
+    result = run_fuzz(_RefusesThenCheats, "classic", 3, 100, 0, None)
+    assert result.status == "fail" and result.kind == "state"
+    assert "refused the illegal action" in result.message and "tokens" in result.message
+
+
+class _KeepsNoTokens(ReferenceEngine):
+    """Plays right but keeps no favour tokens (like an engine that plays single rounds)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hello = replace(self.hello, capabilities=frozenset({"legal_actions"}))
+
+    def apply(self, action: dict) -> Reply:
+        reply = super().apply(action)
+        if reply.state is not None:
+            reply.state["tokens"] = [0] * len(reply.state["tokens"])
+        return reply
+
+
+def test_a_known_deviation_can_be_looked_past():
+    guard_may_name_guard = variants.mutated("classic", "guard.guess", "guess",
+                                            lambda edition, rule: {**rule, "exclude": []})
+    assert run_fuzz(get("guard-may-name-guard").engine, guard_may_name_guard, 3, 40, 0, None).ok
+    found = run_fuzz(_KeepsNoTokens, "classic", 3, 40, 0, None)
+    assert found.status == "fail" and "tokens" in found.message
+    assert run_fuzz(_KeepsNoTokens, "classic", 3, 40, 0, None, ignore=("tokens",)).ok
+
+
+def test_a_case_that_cannot_be_saved_is_said_and_the_difference_kept(tmp_path):
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    result = run_fuzz(get("counterclockwise").engine, "classic", 3, 20, 0, blocked)
+    assert result.status == "fail" and result.saved is None and result.replay is not None
+    assert "could not be saved" in result.message

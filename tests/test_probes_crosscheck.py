@@ -1,0 +1,97 @@
+"""The probes against the reference engine: exhaustive search on decks small enough to play out
+completely, and random play on the real editions.
+
+On the six-card test decks (tests/data/probes/) every deal and every sequence of legal actions
+is played: a query is reachable for the probes exactly when the search sees it. On the real
+editions, seeded random rounds must never show a situation the catalogue expects unreachable.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from llcheck.probes.api import CATALOGUE, Prover, clause_applies, query
+from llcheck.probes.catalogue import IMPOSSIBLE
+from llcheck.probes.playback import silenced
+from llcheck.probes.search import deals, explore, near_target, observed, random_rounds
+from loveletter_ref import load_spec
+
+DATA = Path(__file__).parent / "data" / "probes"
+
+
+def exhaustive(spec, conditions) -> set[str]:
+    """The conditions some game of the spec reaches (token queries start one token short)."""
+    plain = [c for c in conditions if not c.uses_tokens]
+    token = [c for c in conditions if c.uses_tokens]
+    seen, visit = observed(plain)
+    explore(spec, 2, deals(spec, 2), visit)
+    if token:
+        seen_token, visit = observed(token)
+        explore(spec, 2, deals(spec, 2), visit, tokens=near_target(spec, 2))
+        seen.update(seen_token)
+    return set(seen)
+
+
+def probed(spec, conditions) -> set[str]:
+    prover = Prover(spec, 2)
+    found = set()
+    for condition in conditions:
+        verdict = prover.ask(condition, 60)
+        assert verdict.status != "unknown", condition.name
+        assert verdict.problem is None, (condition.name, verdict.problem)
+        if verdict.status == "reachable":
+            found.add(condition.name)
+    return found
+
+
+@pytest.mark.parametrize("deck", ["tiny-classic", "tiny-2019"])
+def test_every_answer_agrees_with_exhaustive_search(deck):
+    spec = load_spec(DATA / f"{deck}.yaml")
+    assert probed(spec, CATALOGUE) == exhaustive(spec, CATALOGUE)
+
+
+@pytest.mark.parametrize("deck, key", [
+    ("tiny-classic", "baron.tie"), ("tiny-classic", "prince.empty-deck"), ("tiny-classic", "round.tie"),
+    ("tiny-classic", "targeting.no-valid-target"), ("tiny-2019", "chancellor.short-deck"),
+    ("tiny-2019", "countess.forced"), ("tiny-2019", "spy.bonus"),
+])
+def test_silent_clauses_are_reached_exactly_when_a_game_needs_them(deck, key):
+    spec = silenced(load_spec(DATA / f"{deck}.yaml"), key)
+    conditions = [query("silent-clause"), clause_applies(key)]
+    assert probed(spec, conditions) == exhaustive(spec, conditions)
+
+
+def test_every_out_and_a_rule_gap_when_a_tie_knocks_both_out(tmp_path):
+    text = (DATA / "tiny-classic.yaml").read_text().replace("on_tie: nothing", "on_tie: both_out")
+    path = tmp_path / "both-out.yaml"
+    path.write_text(text)
+    spec = load_spec(path)
+    conditions = [query("all-eliminated"), query("no-winner"), clause_applies("round.all-eliminated")]
+    found = probed(spec, conditions)
+    assert found == exhaustive(spec, conditions) == {"all-eliminated", "clause-applies:round.all-eliminated"}
+
+
+@pytest.mark.parametrize("edition, players", [("classic", 4), ("z-man-2019", 5)])
+def test_random_rounds_never_show_what_the_catalogue_rules_out(edition, players):
+    spec = load_spec(edition)
+    impossible = [q for q in CATALOGUE
+                  if q.group == IMPOSSIBLE and q.expected(spec, players) == "unreachable"]
+    seen, visit = observed(impossible)
+    random_rounds(spec, players, 150, seed=6, visit=visit)
+    assert not seen, {name: playback.record for name, playback in seen.items()}
+
+
+def test_two_cards_forcing_each_other_are_an_open_question_both_searches_find(tmp_path):
+    text = (DATA / "tiny-2019.yaml").read_text().replace(
+        "      - id: prince.discard\n",
+        "      - id: prince.forced\n"
+        "        forced_with: [Countess]\n"
+        "        source: {doc: test, paraphrase: true, quote: \"With the Countess, play him.\"}\n"
+        "      - id: prince.discard\n")
+    path = tmp_path / "forcing.yaml"
+    path.write_text(text)
+    spec = load_spec(path)
+    conditions = [query("forced-conflict"), query("set-aside-drawn")]
+    assert probed(spec, conditions) == exhaustive(spec, conditions) == {"forced-conflict", "set-aside-drawn"}

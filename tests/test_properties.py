@@ -1,0 +1,165 @@
+"""The invariants as properties: the reference engine keeps them all, and each one has teeth.
+
+Every property runs for both editions and every player count against the reference engine (in
+the `ci` hypothesis profile). Each property then meets a deliberately broken engine
+(tests/property_breakers.py) that bends the rule it guards, and must catch it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import property_breakers as broken
+import pytest
+
+from llcheck.engines import ReferenceEngine
+from llcheck.errors import UsageError
+from llcheck.properties import PROPERTIES, property_names, run_properties
+from loveletter_ref import load_spec
+
+COUNTS = [(edition, n) for edition in ("classic", "z-man-2019")
+          for n in range(load_spec(edition).min_players, load_spec(edition).max_players + 1)]
+
+
+@pytest.mark.parametrize(("edition", "players"), COUNTS, ids=[f"{e}-{n}p" for e, n in COUNTS])
+def test_reference_engine_keeps_every_property(edition, players):
+    results = run_properties(ReferenceEngine, edition, players, "ci", 0)
+    assert [r.name for r in results] == property_names()
+    bad = [f"{r.name}: {r.message}" for r in results if r.status != "passed"]
+    assert not bad, "\n".join(bad)
+    assert all(r.id == f"property/{r.name}/{edition}/{players}p" for r in results)
+
+
+TEETH = [
+    ("deck-conservation", broken.LosesEliminatedHand, "classic", 3),
+    ("hand-size", broken.PrinceDrawsTwo, "z-man-2019", 3),
+    ("protection", broken.ProtectionOutlastsOwnTurn, "classic", 2),
+    ("protection", broken.ChoosesProtectedPlayers, "z-man-2019", 4),
+    ("forced-play", broken.CountessNotForced, "classic", 4),
+    ("out-if-discarded", broken.PrincessSurvivesDiscard, "z-man-2019", 2),
+    ("round-end", broken.LastStandingPlaysOn, "classic", 3),
+    ("tokens", broken.ExtraTokenForLastStanding, "z-man-2019", 5),
+    ("game-end", broken.TargetPlusOne, "classic", 2),
+    ("game-end", broken.DealsAfterGameOver, "z-man-2019", 6),
+    ("hidden-information", broken.WrongGuessShowsCard, "z-man-2019", 3),
+    ("hidden-information", broken.SetAsideShown, "classic", 4),
+    ("replay", broken.PrinceDrawsFromEitherEnd, "classic", 2),
+    ("legality", broken.ListsGuardNamingGuard, "z-man-2019", 2),
+]
+
+
+@pytest.mark.parametrize(("prop", "game_class", "edition", "players"), TEETH,
+                         ids=[f"{p}-{g.__name__}" for p, g, _, _ in TEETH])
+def test_each_property_catches_an_engine_that_bends_its_rule(prop, game_class, edition, players):
+    [result] = run_properties(lambda: broken.engine(game_class), edition, players, "ci", 0,
+                              properties=[prop], shrink=False)
+    assert result.status == "failed", result.message
+    assert result.replay is not None and result.replay["tags"] == ["property", prop]
+
+
+def test_every_property_has_teeth():
+    assert {prop for prop, *_ in TEETH} == set(property_names())
+
+
+def test_an_adapter_whose_views_show_every_hand_leaks_hidden_information():
+    [result] = run_properties(broken.ShowsEveryHand, "classic", 2, "ci", 0,
+                              properties=["hidden-information"], shrink=False)
+    assert result.status == "failed"
+    assert "has not seen: hands" in result.message
+
+
+def test_a_failure_shrinks_to_a_short_replay_that_is_printed_and_becomes_a_case():
+    [result] = run_properties(lambda: broken.engine(broken.LosesEliminatedHand), "z-man-2019", 4, "ci", 0,
+                              properties=["deck-conservation"])
+    assert result.status == "failed"
+    shrunk = json.loads(result.message.split("; replay: ")[1].rsplit(" (seed", 1)[0])
+    assert len(shrunk["rounds"]) == 1 and len(shrunk["rounds"][0]["actions"]) == 1, shrunk
+    case = result.replay
+    assert case is not None and [r["deck"] for r in case["rounds"]] == [shrunk["rounds"][0]["deck"]]
+    assert case["clauses"] == ["z19.setup.deck", "z19.setup.set-aside", "z19.setup.face-up", "z19.setup.deal"]
+
+
+def test_a_hidden_information_failure_names_the_observer_and_asks_for_views():
+    [result] = run_properties(lambda: broken.engine(broken.SetAsideShown), "z-man-2019", 3, "ci", 0,
+                              properties=["hidden-information"], shrink=False)
+    case = result.replay
+    assert case is not None and case["needs"] == ["views"]
+    [observer] = case["rounds"][0]["start"]["views"]
+    assert f"player {observer}'s view differs" in result.message
+
+
+def test_the_saved_case_fails_on_the_broken_engine_and_passes_on_the_reference(tmp_path):
+    from llcheck.harness.runner import run_case
+    from llcheck.properties.cases import validate
+
+    [result] = run_properties(lambda: broken.engine(broken.CountessNotForced), "classic", 3, "ci", 0,
+                              properties=["forced-play"], save_dir=tmp_path, shrink=False)
+    assert result.status == "failed" and result.saved is not None
+    [case] = validate(result.saved)
+    assert case.clauses == ("classic.countess.forced",)
+    assert case.rounds[-1]["steps"][-1].get("refused") is True
+    assert run_case(broken.engine(broken.CountessNotForced), case).status == "failed"
+    assert run_case(ReferenceEngine(), case).status == "passed"
+
+
+def test_a_crashing_engine_errors_every_property_with_one_line_and_the_game_so_far():
+    results = run_properties(lambda: broken.engine(broken.CrashesOnKing), "classic", 2, "ci", 0)
+    assert {r.status for r in results} == {"errored"}
+    message = results[0].message
+    assert "RuntimeError: segmentation fault (simulated)" in message and "\n" not in message
+
+
+def test_capabilities_an_engine_lacks_skip_the_properties_that_need_them():
+    class Plain(ReferenceEngine):
+        def __init__(self):
+            super().__init__()
+            self.hello = self.hello.__class__(self.hello.name, self.hello.version, self.hello.editions,
+                                              frozenset())
+
+    results = {r.name: r for r in run_properties(Plain, "z-man-2019", 4, "ci", 0, max_examples=4)}
+    needing = {"hidden-information": "views", "game-end": "games", "tokens": "games"}
+    for name, capability in needing.items():
+        assert results[name].status == "skipped" and capability in results[name].message
+    assert {r.status for n, r in results.items() if n not in needing} == {"passed"}
+
+
+def test_without_legal_actions_the_machine_tries_spec_actions_and_catches_forced_cards():
+    class Unlisted(ReferenceEngine):
+        def __init__(self):
+            super().__init__(game_class=broken.CountessNotForced)
+            self.hello = self.hello.__class__(self.hello.name, self.hello.version, self.hello.editions,
+                                              self.hello.capabilities - {"legal_actions"})
+
+    [result] = run_properties(Unlisted, "classic", 4, "ci", 0, properties=["forced-play"], shrink=False)
+    assert result.status == "failed", result.message
+
+
+def test_bad_arguments_are_usage_errors():
+    with pytest.raises(UsageError, match="no property 'nope'"):
+        run_properties(ReferenceEngine, "classic", 2, properties=["nope"])
+    with pytest.raises(UsageError, match="not 7"):
+        run_properties(ReferenceEngine, "classic", 7)
+    with pytest.raises(UsageError, match="no hypothesis profile 'slow'"):
+        run_properties(ReferenceEngine, "classic", 2, "slow")
+
+
+def test_properties_are_documented():
+    text = (Path(__file__).resolve().parents[1] / "docs" / "properties.md").read_text(encoding="utf-8")
+    for prop in PROPERTIES:
+        assert f"`{prop.name}`" in text, prop.name
+
+
+def test_the_pytest_entry_checks_an_implementation_and_saves_its_failures(tmp_path):
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--pyargs",
+               "llcheck.properties", "--llcheck-impl=python:property_breakers:ShowsEveryHand",
+               "-k", "hidden-information-classic-2p or replay-classic-2p"]
+    done = subprocess.run(command, cwd=Path(__file__).resolve().parent, capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "LLCHECK_SAVE_CASES": str(tmp_path)})
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "1 failed, 1 passed" in done.stdout, done.stdout
+    assert "player 0's view differs" in done.stdout or "player 1's view differs" in done.stdout
+    assert (tmp_path / "required" / "classic" / "property-hidden-information-2p.json").is_file()

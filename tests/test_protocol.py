@@ -1,0 +1,162 @@
+"""The protocol as `llcheck serve` speaks it: every message both ways follows the published
+schema, errors are answered (never crash the server), and the first request must be hello."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from llcheck.cli import main
+from llcheck.engines import ReferenceEngine, SubprocessEngine
+from llcheck.harness.cases import load_corpus
+from llcheck.harness.runner import run_case
+from llcheck.protocol import schema_path, schema_problem
+from llcheck.protocol.schema import response_definition
+from llcheck.protocol.server import Server
+from loveletter_ref.spec import known_specs, load_spec
+
+TESTS = Path(__file__).parent
+CASES = load_corpus(TESTS / "cases")
+HELLO = b'{"id": 1, "op": "hello", "protocol": "1"}'
+
+
+def test_the_schema_is_valid_2020_12():
+    jsonschema.Draft202012Validator.check_schema(json.loads(schema_path().read_text(encoding="utf-8")))
+
+
+def test_every_message_both_ways_follows_the_schema(tmp_path):
+    """Record a whole run through tee on both pipes, then validate every line."""
+    requests, answers = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl"
+    serve = shlex.join([sys.executable, "-m", "llcheck", "serve"])
+    command = ["sh", "-c", f"tee {shlex.quote(str(requests))} | {serve} | tee {shlex.quote(str(answers))}"]
+    with SubprocessEngine(command) as engine:
+        assert [run_case(engine, case).status for case in CASES] == ["passed"] * len(CASES)
+    sent = [json.loads(line) for line in requests.read_text().splitlines()]
+    got = [json.loads(line) for line in answers.read_text().splitlines()]
+    assert len(sent) == len(got) > 20
+    assert {m["op"] for m in sent} == {"hello", "start", "next_round", "legal_actions", "apply", "state",
+                                       "view", "stop"}
+    for request, answer in zip(sent, got, strict=True):
+        assert schema_problem(request, "request") is None, request
+        assert answer["id"] == request["id"]
+        assert schema_problem(answer, response_definition(request["op"], answer)) is None, answer
+
+
+@pytest.mark.parametrize(("line", "answer"), [
+    (b"not json", {"id": None, "ok": False, "error": "not JSON (Expecting value: line 1 column 1 (char 0))"}),
+    (b"[1, 2]", {"id": None, "ok": False, "error": "a message must be a JSON object, not an array"}),
+    (b'{"op": "state"}', {"id": None, "ok": False,
+                          "error": "every request needs an 'id': a non-negative integer"}),
+    (b'{"id": 4, "op": "peek"}', {"id": 4, "ok": False, "error": "unknown op 'peek' (known: hello, start, "
+                                  "next_round, legal_actions, apply, state, view, stop)"}),
+    (b'{"id": 5, "op": "state"}', {"id": 5, "ok": False, "error": "the first request must be hello"}),
+    (b'{"id": 6, "op": "hello", "protocol": "2"}',
+     {"id": 6, "ok": False, "error": "this engine speaks protocol '1', not '2'"}),
+])
+def test_bad_requests_get_error_answers(line, answer):
+    server = Server(ReferenceEngine())
+    assert server.respond(line) == answer
+    assert schema_problem(answer, "response_error") is None
+
+
+def test_errors_after_the_handshake():
+    server = Server(ReferenceEngine())
+    assert server.respond(HELLO)["ok"] is True
+    assert server.respond(b'{"id": 2, "op": "state"}') == \
+        {"id": 2, "ok": False, "error": "no game has been started"}
+    assert server.respond(b'{"id": 3, "op": "start", "edition": "classic", "players": "two"}') == \
+        {"id": 3, "ok": False, "error": "field 'players' must be a number of players, not a string"}
+    refused = server.respond(b'{"id": 4, "op": "start", "edition": "classic", "players": 2, '
+                             b'"deck": ["Guard"], "first_player": 0, "tokens": [0, 0]}')
+    assert refused["accepted"] is False
+    assert refused["reason"].startswith("deck is not a classic deck for 2 players")
+    assert schema_problem(refused, "response_start") is None
+
+
+def test_serve_answers_on_stdout_only():
+    lines = b"\n".join([HELLO, b'{"id": 2, "op": "bogus"}', b'{"id": 3, "op": "stop"}',
+                        b'{"id": 4, "op": "state"}'])
+    run = subprocess.run([sys.executable, "-m", "llcheck", "serve"], input=lines + b"\n", capture_output=True,
+                         timeout=60)
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    assert run.returncode == 0 and run.stderr == b""
+    assert [a["id"] for a in answers] == [1, 2, 3]
+    assert answers[0]["name"] == "loveletter-reference"
+
+
+def test_serve_a_spec_file(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", _Bytes(HELLO + b"\n"))
+    out = _Bytes(b"")
+    monkeypatch.setattr(sys, "stdout", out)
+    assert main(["serve", "--spec", "classic"]) == 0
+    hello = json.loads(out.buffer.getvalue())
+    assert (hello["editions"], hello["name"]) == (["classic"], "loveletter-reference (classic)")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--impl", "node engine.js"], "--impl must be reference or python:MODULE:CLASS, not 'node engine.js'"),
+    (["--spec", "classic", "--impl", "python:adapters:DropDiscards"],
+     "--spec serves the reference engine; it cannot be combined with --impl"),
+    (["--spec", "classic", "--spec", "classic"], "--spec classic: classic is already served as classic"),
+])
+def test_serve_bad_usage(capsys, args, message):
+    assert main(["serve", *args]) == 2
+    assert capsys.readouterr().err == f"llcheck serve: {message}\n"
+
+
+class _Bytes:
+    """A text stream stand-in with a binary `buffer`, for sys.stdin and sys.stdout."""
+
+    def __init__(self, data: bytes):
+        self.buffer = io.BytesIO(data)
+
+
+def bundled_editions() -> list[str]:
+    return [name for name, path in known_specs().items() if path.parent.name == "editions"]
+
+
+@pytest.mark.parametrize("edition", bundled_editions())
+def test_random_games_of_every_edition_follow_the_schema(edition):
+    """Every answer the reference server gives in seeded random games, every player count."""
+    spec = load_spec(edition)
+    rng = random.Random(7)
+    for players in range(spec.min_players, spec.max_players + 1):
+        server = Server(ReferenceEngine())
+        ask = _Asker(server)
+        ask("hello", protocol="1")
+        deck = [spec.names[c] for c in spec.deck(players)]
+        rng.shuffle(deck)
+        ask("start", edition=edition, players=players, deck=deck, first_player=0, tokens=[0] * players)
+        for _ in range(60):
+            actions = ask("legal_actions")["actions"]
+            if not actions:
+                ask("next_round", deck=rng.sample(deck, len(deck)))
+                continue
+            ask("apply", action=rng.choice(actions))
+            ask("view", player=rng.randrange(players))
+
+
+class _Asker:
+    """Sends requests to a server in process and checks every answer against the schema."""
+
+    def __init__(self, server: Server):
+        self.server = server
+        self.number = 0
+
+    def __call__(self, op: str, **fields: object) -> dict:
+        self.number += 1
+        request = {"id": self.number, "op": op, **fields}
+        assert schema_problem(request, "request") is None
+        answer = self.server.respond(json.dumps(request).encode())
+        problem = schema_problem(answer, response_definition(op, answer))
+        assert problem is None, f"{op}: {problem}"
+        assert answer["ok"] is True, answer
+        return answer

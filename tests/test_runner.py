@@ -1,0 +1,179 @@
+"""The runner: cases pass against the reference engine, and each way an engine can depart from a
+case is found at its first point, with where, what, expected and actual."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import adapters
+import pytest
+
+from llcheck.engines import ReferenceEngine
+from llcheck.engines.loader import serve_command
+from llcheck.engines.subprocess import SubprocessEngine
+from llcheck.harness.cases import Case, load_corpus
+from llcheck.harness.runner import run_case, run_cases
+from llcheck.harness.select import Selection
+
+FIXTURES = Path(__file__).parent / "cases"
+
+
+@pytest.fixture(scope="module")
+def fixture_cases() -> dict[str, Case]:
+    return {case.id: case for case in load_corpus(FIXTURES)}
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[Case]:
+    """The bundled corpus as `llcheck check` selects it by default."""
+    return Selection().choose(load_corpus())
+
+
+def test_fixture_cases_pass_against_the_reference_in_process(fixture_cases):
+    engine = ReferenceEngine()
+    assert {case_id: run_case(engine, case).status for case_id, case in fixture_cases.items()} == \
+        dict.fromkeys(fixture_cases, "passed")
+
+
+def test_the_corpus_passes_against_the_reference_in_process(corpus):
+    outcome = run_cases(corpus, ReferenceEngine)
+    failures = [f"{r.id}: {r.message}" for r in outcome.results if r.status != "passed"]
+    assert not failures
+    assert len(outcome.results) == len(corpus) > 0
+
+
+def test_the_corpus_passes_against_the_reference_over_the_protocol(corpus):
+    outcome = run_cases(corpus, lambda: SubprocessEngine(serve_command()), jobs=2)
+    failures = [f"{r.id}: {r.message}" for r in outcome.results if r.status != "passed"]
+    assert not failures
+    assert [r.id for r in outcome.results] == [case.id for case in corpus]
+
+
+def test_every_message_of_the_reference_server_follows_the_protocol_schema(corpus, fixture_cases):
+    with SubprocessEngine(serve_command(), validate=True) as engine:
+        results = [run_case(engine, case) for case in [*fixture_cases.values(), *corpus]]
+    assert [f"{r.id}: {r.message}" for r in results if r.status != "passed"] == []
+
+
+def divergence(engine, case):
+    result = run_case(engine, case)
+    assert result.status == "failed", result
+    return result.divergence
+
+
+def test_a_missing_event_is_found_at_its_index(fixture_cases):
+    d = divergence(adapters.DropDiscards(), fixture_cases["runner/guard-hit"])
+    assert (d.round, d.step, d.what) == (1, 1, "events")
+    assert d.action == {"type": "play", "card": "Guard", "target": 1, "guess": "Priest"}
+    assert d.detail == ('event 4: expected {"type": "discard", "player": 1, "card": "Priest"}, '
+                        'got {"type": "round_end", "reason": "last_standing", "winners": [0]}')
+    assert d.where() == "round 1, step 1 (Guard on 1 naming Priest)"
+
+
+def test_clause_fields_are_ignored_in_events(fixture_cases):
+    engine = adapters.StripsAndInventsClauses()
+    assert run_case(engine, fixture_cases["runner/guard-hit"]).status == "passed"
+
+
+def test_an_action_that_must_be_refused_but_is_accepted(fixture_cases):
+    d = divergence(adapters.AcceptsAnything(), fixture_cases["runner/refusals"])
+    assert (d.round, d.step, d.what, d.expected, d.actual) == (1, 1, "action accepted", "refused", "accepted")
+
+
+def test_an_action_refused_by_mistake_shows_the_reason_and_clause(fixture_cases):
+    d = divergence(adapters.RefusesEverything(), fixture_cases["runner/guard-hit"])
+    assert d.what == "action refused"
+    assert d.actual == {"refused": "not today", "clause": "classic.made-up"}
+    assert d.detail == "the engine refused it: not today [classic.made-up]"
+
+
+def test_a_refusal_must_leave_the_state_unchanged(fixture_cases):
+    d = divergence(adapters.TokensMoveOnRefusal(), fixture_cases["runner/refusals"])
+    assert (d.step, d.what, d.expected, d.actual) == (1, "state after a refusal.tokens", [0, 0], [1, 0])
+
+
+def test_a_deck_that_must_be_refused_but_is_dealt(fixture_cases):
+    d = divergence(adapters.DealsAnything(), fixture_cases["runner/bad-deck"])
+    assert (d.round, d.step, d.what) == (1, 0, "deal accepted")
+    assert d.where() == "round 1, deal"
+
+
+def test_legal_actions_are_compared_as_sets(fixture_cases):
+    d = divergence(adapters.HidesBaron(), fixture_cases["runner/guard-hit"])
+    assert (d.step, d.what) == (0, "legal_actions")
+    assert d.detail == '1 missing (first: {"type": "play", "card": "Baron", "target": 1})'
+
+
+def test_views_are_compared_key_by_key(fixture_cases):
+    d = divergence(adapters.LeakyViews(), fixture_cases["runner/guard-hit"])
+    assert (d.step, d.what, d.expected) == (0, "view 1.hand", ["Priest"])
+    assert d.actual == ["Guard", "Baron", "Priest"]
+
+
+def test_booleans_are_not_numbers(fixture_cases):
+    d = divergence(adapters.NumbersForFlags(), fixture_cases["runner/guard-hit"])
+    assert (d.what, d.expected, d.actual) == ("state.eliminated", [False, True], [0, 1])
+    assert d.detail == "at [0]: expected false, got 0"
+
+
+def test_capabilities_an_engine_lacks_are_skipped_or_not_compared(fixture_cases):
+    engine = adapters.ClassicOnly()
+    statuses = {case_id: run_case(engine, case) for case_id, case in fixture_cases.items()}
+    assert statuses["runner/views-only"].status == "skipped"
+    assert statuses["runner/views-only"].message == "needs capability views"
+    assert statuses["runner/two-rounds"].message == "needs capability games"
+    assert statuses["runner/guard-hit"].status == "passed"
+
+
+def test_a_case_of_an_edition_the_engine_does_not_play_is_skipped(fixture_cases):
+    engine = ReferenceEngine(specs={})
+    result = run_case(engine, fixture_cases["runner/guard-hit"])
+    assert (result.status, result.message) == ("skipped", "the engine does not play classic")
+
+
+def test_an_adapter_exception_is_an_errored_case_and_the_adapter_is_replaced(fixture_cases):
+    adapters.Crashes.calls = 0
+    made = []
+
+    def make():
+        made.append(adapters.Crashes())
+        return made[-1]
+
+    cases = [fixture_cases[name] for name in ("runner/refusals", "runner/guard-hit", "runner/two-rounds")]
+    outcome = run_cases(cases, make)
+    assert [r.status for r in outcome.results] == ["errored", "passed", "errored"]
+    assert outcome.results[0].message == "the engine raised KeyError: 'hand'"
+    assert len(made) == 2  # the engine that raised is replaced before the next case
+
+
+def test_results_keep_the_case_order_whatever_the_jobs(corpus):
+    seen = []
+    outcome = run_cases(corpus[:40], ReferenceEngine, jobs=3, on_result=seen.append)
+    assert [r.id for r in outcome.results] == [c.id for c in corpus[:40]]
+    assert sorted(r.id for r in seen) == sorted(c.id for c in corpus[:40])
+
+
+def test_a_result_names_its_case():
+    case = load_corpus(FIXTURES)[0]
+    result = run_case(ReferenceEngine(), case)
+    assert (result.id, result.group, result.edition) == ("runner/guard-hit", "required", "classic")
+    assert result.clauses == ("classic.guard.guess", "classic.round.last-standing")
+    assert result.file is not None and result.file.endswith("cases/required/classic/runner.json:5")
+
+
+def test_selection_by_glob_edition_and_folder(corpus):
+    chosen = Selection(run=["classic.baron.*"], skip=["*tie*"]).choose(corpus)
+    assert chosen and all(c.id.startswith("classic.baron.") and "tie" not in c.id for c in chosen)
+    assert {c.edition for c in Selection(editions=["z-man-2019"]).choose(corpus)} == {"z-man-2019"}
+    assert not [c for c in corpus if c.status == "disputed"]
+
+
+def test_disputed_cases_run_only_when_asked_for_their_reading(fixture_cases):
+    base = fixture_cases["runner/guard-hit"]
+    nl = replace(base, id="d/nl", status="disputed", assumes="nl-2019")
+    tr = replace(base, id="d/tr", status="disputed", assumes="tr-2019")
+    cases = [base, nl, tr]
+    assert [c.id for c in Selection().choose(cases)] == ["runner/guard-hit"]
+    assert [c.id for c in Selection(groups=["disputed"]).choose(cases)] == ["d/nl", "d/tr"]
+    assert [c.id for c in Selection(groups=["disputed"], assume="tr-2019").choose(cases)] == ["d/tr"]

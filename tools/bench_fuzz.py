@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Benchmark differential fuzzing and deal-perft.
+
+- fuzzing: `run_fuzz` against the reference engine in process (no difference, so every game is
+  played to its end and nothing is shrunk), and over the protocol (`llcheck serve` in a
+  subprocess); reported as rounds, actions and games per second, per edition and player count;
+- the lockstep alone: the same games decoded from random tapes without hypothesis, to show what
+  hypothesis costs;
+- perft: nodes per second of the reference tree (Game.clone) and of an engine tree branched by
+  replaying paths (the in-process reference adapter).
+
+The best of --repeat runs is kept; a calibration loop shows how fast this machine runs Python.
+
+    python tools/bench_fuzz.py [--games N] [--repeat R] [--protocol-games N] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from llcheck.engines import ReferenceEngine  # noqa: E402
+from llcheck.engines.loader import serve_command  # noqa: E402
+from llcheck.engines.subprocess import SubprocessEngine  # noqa: E402
+from llcheck.fuzz import run_fuzz  # noqa: E402
+from llcheck.fuzz.lockstep import Lockstep  # noqa: E402
+from llcheck.fuzz.play import Tally, Tape, play_game  # noqa: E402
+from llcheck.fuzz.search import TAPE_BYTES  # noqa: E402
+from llcheck.perft import EngineTree, ReferenceTree, perft, seeded_deal  # noqa: E402
+from loveletter_ref import load_spec  # noqa: E402
+
+PLACES = (("classic", 2), ("classic", 4), ("z-man-2019", 2), ("z-man-2019", 4), ("z-man-2019", 6))
+
+
+def best(runs: list[dict[str, float]]) -> dict[str, float]:
+    """The run with the most rounds per second."""
+    return max(runs, key=lambda r: r["rounds_per_second"])
+
+
+def fuzz_rate(edition: str, players: int, games: int, protocol: bool) -> dict[str, float]:
+    """One run_fuzz against the reference, in process or over the protocol."""
+    spec = load_spec(edition)
+
+    def make() -> ReferenceEngine | SubprocessEngine:
+        if protocol:
+            return SubprocessEngine(serve_command(), timeout=30)
+        return ReferenceEngine({edition: spec})
+
+    start = time.perf_counter()
+    result = run_fuzz(make, spec, players, games, 1, None)
+    seconds = time.perf_counter() - start
+    assert result.ok, result.message
+    return _rates(result.tally, seconds)
+
+
+def lockstep_rate(edition: str, players: int, games: int) -> dict[str, float]:
+    """The lockstep on random tapes, without hypothesis."""
+    spec = load_spec(edition)
+    step = Lockstep(ReferenceEngine({edition: spec}), spec, players)
+    rng = random.Random(1)
+    tapes = [bytes(rng.randrange(256) for _ in range(TAPE_BYTES)) for _ in range(games)]
+    tally = Tally()
+    start = time.perf_counter()
+    for tape in tapes:
+        play_game(step, 255, Tape(tape), tally)
+    return _rates(tally, time.perf_counter() - start)
+
+
+def _rates(tally: Tally, seconds: float) -> dict[str, float]:
+    return {"rounds_per_second": round(tally.rounds / seconds), "actions_per_second":
+            round((tally.actions + tally.probes) / seconds), "games_per_second": round(tally.games / seconds),
+            "rounds_per_game": round(tally.rounds / max(1, tally.games), 2)}
+
+
+def perft_rate(edition: str, players: int, depth: int, engine: bool) -> dict[str, float]:
+    """Nodes per second of perft on a seeded deal."""
+    deal = seeded_deal(load_spec(edition), players, 1)
+    tree = EngineTree(ReferenceEngine(), deal) if engine else ReferenceTree(deal)
+    start = time.perf_counter()
+    nodes = sum(level.nodes for level in perft(tree, depth))  # type: ignore[arg-type]
+    seconds = time.perf_counter() - start
+    return {"nodes": nodes, "nodes_per_second": round(nodes / seconds)}
+
+
+def calibrate(repeat: int) -> float:
+    """Microseconds for a fixed pure-Python loop (a machine-speed yardstick)."""
+    best_time = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(2000):
+            [i for i in range(100)]
+        best_time = min(best_time, time.perf_counter() - start)
+    return best_time / 2000 * 1e6
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=400, help="games per in-process measurement")
+    parser.add_argument("--protocol-games", type=int, default=60, help="games per protocol measurement")
+    parser.add_argument("--repeat", type=int, default=3, help="measurements; the best is kept")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args()
+    rows = []
+    for edition, players in PLACES:
+        rows.append({"edition": edition, "players": players,
+                     "fuzz": best([fuzz_rate(edition, players, args.games, False)
+                                   for _ in range(args.repeat)]),
+                     "lockstep": best([lockstep_rate(edition, players, args.games)
+                                       for _ in range(args.repeat)]),
+                     "protocol": best([fuzz_rate(edition, players, args.protocol_games, True)
+                                       for _ in range(args.repeat)])})
+    perfts = [{"edition": e, "players": p, "depth": d, "tree": kind,
+               **max((perft_rate(e, p, d, kind == "engine") for _ in range(args.repeat)),
+                     key=lambda r: r["nodes_per_second"])}
+              for e, p, d in (("classic", 4, 4), ("z-man-2019", 4, 4)) for kind in ("clone", "engine")]
+    info = {"python": platform.python_version(), "machine": platform.machine(),
+            "calibration_us": round(calibrate(args.repeat), 2), "games": args.games,
+            "protocol_games": args.protocol_games, "repeat": args.repeat, "fuzz": rows, "perft": perfts}
+    if args.json:
+        print(json.dumps(info, indent=2))
+        return 0
+    print(f"Python {info['python']} on {info['machine']}; calibration loop {info['calibration_us']} us; "
+          f"best of {args.repeat}")
+    print(f"{'edition':11} {'n':>2} {'fuzz r/s':>9} {'actions/s':>9} {'lockstep r/s':>12} "
+          f"{'protocol r/s':>12} {'rounds/game':>11}")
+    for row in rows:
+        print(f"{row['edition']:11} {row['players']:>2} {row['fuzz']['rounds_per_second']:>9} "
+              f"{row['fuzz']['actions_per_second']:>9} {row['lockstep']['rounds_per_second']:>12} "
+              f"{row['protocol']['rounds_per_second']:>12} {row['fuzz']['rounds_per_game']:>11}")
+    print(f"\n{'perft':11} {'n':>2} {'depth':>5} {'tree':>6} {'nodes':>8} {'nodes/s':>8}")
+    for row in perfts:
+        print(f"{row['edition']:11} {row['players']:>2} {row['depth']:>5} {row['tree']:>6} "
+              f"{row['nodes']:>8} {row['nodes_per_second']:>8}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
