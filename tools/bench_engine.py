@@ -23,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from loveletter_ref import Game, Phase, load_spec  # noqa: E402
+from loveletter_ref.engine import DECIDING  # noqa: E402
 
 
 def play_rounds(edition_name: str, players: int, rounds: int, seed: int) -> tuple[float, int]:
@@ -36,7 +37,7 @@ def play_rounds(edition_name: str, players: int, rounds: int, seed: int) -> tupl
         if game.phase is Phase.GAME_OVER:
             game = Game(edition, players, seed=seed + done)
         game.start_round()
-        while game.phase is Phase.PLAY or game.phase is Phase.KEEP:
+        while game.phase in DECIDING:
             game.apply_unchecked(game.sample_action(rng))
         turns += game.turns
     return time.perf_counter() - start, turns

@@ -28,7 +28,8 @@ from llcheck.engines.loader import serve_command  # noqa: E402
 from llcheck.harness.cases import load_corpus  # noqa: E402
 from llcheck.harness.runner import run_cases  # noqa: E402
 from llcheck.harness.select import Selection  # noqa: E402
-from loveletter_ref import Game, Phase, load_spec  # noqa: E402
+from loveletter_ref import Game, load_spec  # noqa: E402
+from loveletter_ref.engine import DECIDING  # noqa: E402
 
 ECHO = r"""
 import json, sys
@@ -60,7 +61,7 @@ def record_games(count: int, seed: int) -> list[Game_]:
         game.start_round()
         deck = list(game.record[-1]["deck"])
         actions = []
-        while game.phase is Phase.PLAY or game.phase is Phase.KEEP:
+        while game.phase in DECIDING:
             action = game.sample_action(rng)
             actions.append(action.to_json())
             game.apply(action)

@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from llcheck.harness.jsonfmt import dumps  # noqa: E402
 from loveletter_ref import Action, Game, Phase, load_spec  # noqa: E402
+from loveletter_ref.engine import DECIDING  # noqa: E402
 from loveletter_ref.spec import Edition  # noqa: E402
 
 Json = dict[str, Any]
@@ -67,7 +68,7 @@ def record(edition: Edition, players: int, seed: int) -> tuple[Json, set[str]]:
         rng.shuffle(deck)
         events = game.start_round(deck)
         round_: Json = {"deck": deck, "start": {"events": strip(events), "state": game.state()}, "steps": []}
-        while game.phase in (Phase.PLAY, Phase.KEEP):
+        while game.phase in DECIDING:
             action = choose(rng, game.legal_actions())
             events = game.apply(action)
             used.update(e["clause"] for e in events if "clause" in e)

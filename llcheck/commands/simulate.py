@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Any
 
 from loveletter_ref import Game, Phase
+from loveletter_ref.engine import DECIDING
 
 from .. import exitcodes
 from ..errors import UsageError
@@ -47,7 +48,7 @@ def simulate(edition_name: str, players: int, games: int, seed: int,
         policy = random.Random(master.getrandbits(63))
         while game.phase is not Phase.GAME_OVER:
             game.start_round()
-            while game.phase is Phase.PLAY or game.phase is Phase.KEEP:
+            while game.phase in DECIDING:
                 game.apply_unchecked(game.sample_action(policy))
             turns_per_round.append(game.turns)
             for event in game.log:

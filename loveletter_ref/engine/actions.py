@@ -26,6 +26,9 @@ class Phase(enum.StrEnum):
     """Someone reached the token target."""
 
 
+DECIDING = frozenset({Phase.PLAY, Phase.KEEP, Phase.RESPOND})
+"""The phases in which some player owes a decision."""
+
 PLAY = "play"
 KEEP = "keep"
 RESPOND = "respond"
