@@ -5,21 +5,9 @@ Each is usable as `--impl python:baseline_engines:NAME` when tests/ is on the im
 
 from __future__ import annotations
 
+from broken_games import TieKnocksOutThePlayer
+
 from llcheck.engines import CAPABILITIES, EngineFailure, Hello, ReferenceEngine
-from loveletter_ref import Game
-
-
-class TieKnocksOutThePlayer(Game):
-    """One rule changed: a Baron tie knocks out the Baron's player."""
-
-    def step_compare(self, step, play):
-        hands, values = self.hands, self.tables.values
-        if values[hands[play.player][0]] != values[hands[play.target][0]]:
-            return super().step_compare(step, play)
-        cards = [self.tables.names[hands[play.player][0]], self.tables.names[hands[play.target][0]]]
-        self.emit({"type": "compare", "player": play.player, "target": play.target, "cards": cards,
-                   "loser": play.player})
-        self.eliminate(play.player, play.card, step.clause)
 
 
 def tie_knocks_out() -> ReferenceEngine:

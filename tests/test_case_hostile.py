@@ -13,6 +13,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mutations import mutate, paths
 
 from llcheck.cli import main
 from llcheck.engines import ReferenceEngine
@@ -33,35 +34,6 @@ ABSURD = st.one_of(
                     max_size=2),
 )
 """Values put where they do not belong: wrong types, unknown card names, absurd numbers."""
-
-
-def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every place in a JSON document, as a path of keys and indexes."""
-    found = [prefix]
-    if isinstance(data, dict):
-        for key, value in data.items():
-            found += _paths(value, (*prefix, key))
-    elif isinstance(data, list):
-        for index, value in enumerate(data):
-            found += _paths(value, (*prefix, index))
-    return found
-
-
-def _mutate(data: Any, path: tuple[Any, ...], how: str, value: Any) -> Any:
-    """`data` with the value at `path` deleted, renamed (a key) or replaced by `value`."""
-    if not path:
-        return value
-    parent = data
-    for part in path[:-1]:
-        parent = parent[part]
-    last = path[-1]
-    if how == "delete":
-        del parent[last]
-    elif how == "rename" and isinstance(parent, dict):
-        parent[f"{last}_"] = parent.pop(last)
-    else:
-        parent[last] = value
-    return data
 
 
 def _write(folder: Path, source: Path, content: bytes) -> Path:
@@ -98,9 +70,9 @@ def _load_and_play(path: Path, source: Path) -> None:
 @given(st.sampled_from(SOURCES), st.data())
 def test_mutated_cases_load_and_play_or_give_located_problems(tmp_path_factory, source, data):
     document = json.loads(source.read_text(encoding="utf-8"))
-    path = data.draw(st.sampled_from(_paths(document)))
+    path = data.draw(st.sampled_from(paths(document)))
     how = data.draw(st.sampled_from(["delete", "replace", "rename"]) if path else st.just("replace"))
-    mutated = _mutate(copy.deepcopy(document), path, how, data.draw(ABSURD))
+    mutated = mutate(copy.deepcopy(document), path, how, data.draw(ABSURD))
     text = json.dumps(mutated, indent=1, ensure_ascii=False)
     _load_and_play(_write(tmp_path_factory.mktemp("case"), source, text.encode("utf-8")), source)
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mutations import mutate, paths
 
 from llcheck.cli import main
 from loveletter_ref.errors import SpecError
@@ -95,43 +95,17 @@ ABSURD = st.one_of(
 )
 
 
-def _paths(data: Any, prefix: tuple = ()) -> list[tuple]:
-    out = [prefix]
-    if isinstance(data, dict):
-        for key, value in data.items():
-            out += _paths(value, prefix + (key,))
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            out += _paths(value, prefix + (i,))
-    return out
-
-
-def _mutate(data: Any, path: tuple, how: str, value: Any) -> Any:
-    if not path:
-        return value
-    parent = data
-    for part in path[:-1]:
-        parent = parent[part]
-    last = path[-1]
-    if how == "delete":
-        del parent[last]
-    elif how == "rename" and isinstance(parent, dict):
-        parent[f"{last}x"] = parent.pop(last)
-    else:
-        parent[last] = value
-    return data
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=4 * settings.default.max_examples, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(EDITIONS), st.data())
 def test_mutated_specs_give_located_problems_or_load(tmp_path_factory, source, data):
     spec = yaml.safe_load(source.read_text(encoding="utf-8"))
-    path = data.draw(st.sampled_from(_paths(spec)))
+    path = data.draw(st.sampled_from(paths(spec)))
     how = data.draw(st.sampled_from(["delete", "replace", "rename"]))
     value = data.draw(ABSURD)
     if how == "delete" and not path:
         how = "replace"
-    mutated = _mutate(spec, path, how, value)
+    mutated = mutate(spec, path, how, value)
     target = tmp_path_factory.mktemp("mut") / "spec.yaml"
     target.write_text(yaml.safe_dump(mutated, allow_unicode=True), encoding="utf-8")
     found = check_spec(target)

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.exceptions import ValidationError
 
 from loveletter_ref.paths import conformance_dir
-from loveletter_ref.spec.schema import pointer_text
+from loveletter_ref.spec.schema import most_specific, pointer_text
 
 
 def schema_path() -> Path:
@@ -35,18 +35,8 @@ def _validator(definition: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"})
 
 
-def _leaf(error: ValidationError) -> ValidationError:
-    """The most specific error under an anyOf/oneOf failure."""
-    while error.context:
-        deeper = best_match(error.context)
-        if deeper is None or deeper is error:
-            break
-        error = deeper
-    return error
-
-
 def _describe(error: ValidationError) -> str:
-    error = _leaf(error)
+    error = most_specific(error)
     where = pointer_text(tuple(error.absolute_path))
     if error.validator in ("additionalProperties", "unevaluatedProperties"):
         names = re.findall(r"'([^']*)'", error.message.partition("(")[2]) or ["?"]

@@ -31,7 +31,7 @@ def pointer_text(pointer: Pointer) -> str:
     return text or "(document)"
 
 
-def _leaf(error: ValidationError) -> ValidationError:
+def most_specific(error: ValidationError) -> ValidationError:
     """The most specific error under a oneOf/anyOf failure."""
     while error.context:
         deeper = best_match(error.context)
@@ -43,7 +43,7 @@ def _leaf(error: ValidationError) -> ValidationError:
 
 def _describe(error: ValidationError) -> tuple[Pointer, str]:
     """Pointer and message for one schema error, phrased for people writing specs."""
-    error = _leaf(error)
+    error = most_specific(error)
     pointer: Pointer = tuple(error.absolute_path)
     if error.validator in ("unevaluatedProperties", "additionalProperties"):
         unknown = re.findall(r"'([^']*)'", error.message.partition("(")[2]) or ["?"]
