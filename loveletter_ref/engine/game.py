@@ -64,6 +64,8 @@ class Game(Effects):
         self.log: list[Event] = []
         self.record: list[dict[str, Any]] = []
         self._actions: list[Action] = []
+        self._legal: tuple[Action, ...] | None = None
+        """The legal actions of the current decision, once listed (cleared by every change)."""
         self._mark = 0
         self._programs = _programs(type(self), self.tables)
 
@@ -96,6 +98,7 @@ class Game(Effects):
         self.record.append({"deck": [self.tables.names[c] for c in order], "first": starter,
                             "actions": self._actions})
         self.round += 1
+        self._legal = None
         self._setup(order, starter)
         return self._flush()
 
@@ -325,13 +328,16 @@ class Game(Effects):
 
     def legal_actions(self) -> list[Action]:
         """Every legal decision for the player to act, in a stable order."""
-        if self.phase is Phase.PLAY:
-            return self._play_actions()
-        if self.phase is Phase.KEEP:
-            return self._keep_actions()
-        if self.phase is Phase.RESPOND:
-            return self._respond_actions()
-        return []
+        if self._legal is None:
+            if self.phase is Phase.PLAY:
+                self._legal = tuple(self._play_actions())
+            elif self.phase is Phase.KEEP:
+                self._legal = tuple(self._keep_actions())
+            elif self.phase is Phase.RESPOND:
+                self._legal = tuple(self._respond_actions())
+            else:
+                self._legal = ()
+        return list(self._legal)
 
     def choices(self, decision: Decision) -> list[Choice]:
         """Whom the player on turn may choose for a card with this decision."""
@@ -422,6 +428,8 @@ class Game(Effects):
 
     def check(self, action: Action) -> None:
         """Raise IllegalActionError (naming the broken clause) unless `action` is legal now."""
+        if self._legal is not None and action in self._legal:
+            return
         tables = self.tables
         if self.phase not in (Phase.PLAY, Phase.KEEP, Phase.RESPOND):
             raise IllegalActionError(tables.clause("game_end" if self.phase is Phase.GAME_OVER
@@ -555,6 +563,7 @@ class Game(Effects):
 
     def apply_unchecked(self, action: Action) -> list[Event]:
         """Apply an action known to be legal (from `legal_actions`)."""
+        self._legal = None
         self._actions.append(action)
         if action.kind == KEEP:
             self._keep(action)
