@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
 
 from loveletter_ref import Action, Game
 from loveletter_ref.engine import view
@@ -59,7 +61,7 @@ class ReferenceEngine(Engine):
         return Reply(True, events, game.state())
 
     def legal_actions(self) -> list[Json]:
-        return [action.to_json() for action in self._game().legal_actions()]
+        return [dict(_json_items(action)) for action in self._game().legal_actions()]
 
     def apply(self, action: Json) -> Reply:
         game = self._game()
@@ -81,3 +83,8 @@ class ReferenceEngine(Engine):
             raise EngineFailure(f"there is no player {player}")
         return view(game, player)
 
+
+@lru_cache(maxsize=8192)
+def _json_items(action: Action) -> tuple[tuple[str, Any], ...]:
+    """An action's JSON fields, remembered: the same few hundred actions recur in every game."""
+    return tuple(action.to_json().items())
