@@ -90,10 +90,12 @@ class Ending:
         gains = [ite(self.winners[p], num(per_win, bits), num(0, bits)) for p in range(n)]
         self.most_per_seat = per_win
         for card, clause in layout.tables.bonuses:
-            board.consult(clause.key, clause, self.over)
-            if clause.silent or not layout.counts[card]:
+            if not layout.counts[card]:
                 continue
             holders = [both(self.alive[p], board.s[f"flag{p}.{card}"]) for p in range(n)]
+            board.consult(clause.key, clause, both(self.over, either(*holders)))
+            if clause.silent:
+                continue
             sole = exactly(holders, 1)
             value = clause.rule["amount"]
             gains = [gains[p] + ite(both(sole, holders[p]), num(value, bits), num(0, bits)) for p in range(n)]
