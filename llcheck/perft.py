@@ -262,6 +262,25 @@ def perft(tree: Tree[N, A], depth: int) -> list[Level]:
     return count(tree, tree.root(), depth)
 
 
+def decision_kinds(tree: Tree[N, A], depth: int) -> set[str]:
+    """The kinds of decision counted down to `depth`: action types, and `targets` for group choices."""
+    found: set[str] = set()
+    _kinds(tree, tree.root(), depth, found)
+    return found
+
+
+def _kinds(tree: Tree[N, A], node: N, depth: int, found: set[str]) -> None:
+    for action in tree.actions(node):
+        as_json = tree.as_json(action)
+        found.add(str(as_json.get("type")))
+        if "targets" in as_json:
+            found.add("targets")
+        if depth > 1:
+            child, outcome = tree.play(node, action)
+            if outcome is None:
+                _kinds(tree, child, depth - 1, found)
+
+
 @dataclass
 class Divergence:
     """Where two trees first disagree: the path to the node, and what differs there."""

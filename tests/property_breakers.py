@@ -165,6 +165,77 @@ class CrashesOnKing(Game):
         raise RuntimeError("segmentation fault (simulated)")
 
 
+class RedrawWithoutDrawing(Game):
+    """A player who accepts the Bishop's offer discards their hand and draws nothing."""
+
+    skipping = False
+
+    def _respond(self, action: Action) -> None:
+        self.skipping = bool(action.redraw)
+        try:
+            super()._respond(action)
+        finally:
+            self.skipping = False
+
+    def draw(self, player: int, set_aside_rule: Clause | None, clause_id: str) -> None:
+        if not self.skipping:
+            super().draw(player, set_aside_rule, clause_id)
+
+
+class EliminationPaysNothing(Game):
+    """A card that pays a player knocked out with it in their discards (the Constable) pays nothing."""
+
+    def gain(self, seat: int, amount: int, reason: str, clause: Clause) -> None:
+        if clause.kind != "token_if_eliminated":
+            super().gain(seat, amount, reason, clause)
+
+
+class PredictionsPayTheLoser(Game):
+    """A prediction (the Jester's) pays when the marked player does not win the round."""
+
+    def _finish_round(self, winners: list[int], reason: str) -> None:
+        self.predictions = [(seat, -1 if target in winners else winners[0] if winners else -1, clause)
+                            for seat, target, clause in self.predictions]
+        super()._finish_round(winners, reason)
+
+
+class MidRoundTargetWaits(Game):
+    """A token gained during a round that reaches the target does not end the game at once."""
+
+    def end_game_if_won(self) -> bool:
+        if self.phase in (Phase.PLAY, Phase.KEEP, Phase.RESPOND):
+            return False
+        return super().end_game_if_won()
+
+
+class ShowdownBonusIgnored(Game):
+    """Discards that add to a hand at the showdown (the Count's) add nothing."""
+
+    def showdown_value(self, seat: int) -> int:
+        return self.tables.values[self.hands[seat][0]]
+
+
+class LooksAtBothTargets(Game):
+    """A player who may look at one of two chosen hands (the Cardinal) sees both."""
+
+    def step_look(self, step: Step, play: Any) -> None:
+        if step.clause.rule == "one_of_targets":
+            for seat in play.targets:
+                for card in self.hands[seat]:
+                    self.emit({"type": "look", "player": play.player, "target": seat,
+                               "card": self.tables.names[card]})
+            return
+        super().step_look(step, play)
+
+
+class MarkIgnored(Game):
+    """The Sycophant's mark is announced but binds nobody."""
+
+    def step_force_next_target(self, step: Step, play: Any) -> None:
+        super().step_force_next_target(step, play)
+        self.forced = None
+
+
 def engine(game_class: type[Game] = Game) -> ReferenceEngine:
     """The reference adapter around a (broken) Game class."""
     return ReferenceEngine(game_class=game_class)

@@ -17,7 +17,7 @@ from llcheck.engines import ReferenceEngine
 from llcheck.harness.select import Selection
 
 ROOT = Path(__file__).resolve().parents[1]
-EDITIONS = ("classic", "z-man-2019")
+EDITIONS = ("classic", "z-man-2019", "premium")
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

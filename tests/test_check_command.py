@@ -154,7 +154,8 @@ def test_a_bad_known_failures_list_is_bad_input(capsys, tmp_path, text, message)
     (["--impl", ""], "the engine command is empty"),
     (["--impl", "engine 'oops"], "cannot read the engine command \"engine 'oops\": No closing quotation"),
     (["--timeout", "0"], "--timeout must be a positive number of seconds"),
-    (["--edition", "premium"], "the engine does not play premium (it plays: classic, z-man-2019, "),
+    (["--edition", "no-such-edition"],
+     "the engine does not play no-such-edition (it plays: classic, premium, "),
     (["--run", "nothing*"], "no case is selected (check --edition, --status, --assume, --run and --skip)"),
     (["--json", "/no/such/dir/r.json"], "--json /no/such/dir/r.json: No such file or directory"),
     (["--impl", "python:adapters:NotAnEngine"], "python:adapters:NotAnEngine made a NotAnEngine, not an "

@@ -1,4 +1,7 @@
-"""One test (at least) per rule clause of the two editions, each on an explicit deck.
+"""One test (at least) per rule clause the editions share, each on an explicit deck.
+
+Premium's own cards and end-of-round rules are tested in tests/test_premium_clauses.py; here it
+joins the parametrized tests of the classic rules it inherits (its Guard names a value).
 
 Every test names the clauses it checks with the `clause` marker; `test_every_clause_is_tested`
 (tests/test_clause_coverage.py) fails if a clause of an edition has no test.
@@ -9,16 +12,30 @@ from __future__ import annotations
 import pytest
 from conftest import EDITIONS, deal, keep, play, types
 
-from loveletter_ref import DeckError, Game, IllegalActionError, Phase, load_spec
+from loveletter_ref import Action, DeckError, Game, IllegalActionError, Phase, load_spec
 from loveletter_ref.engine import view
 
 clause = pytest.mark.clause
-PREFIX = {"classic": "classic", "z-man-2019": "z19"}
-both = pytest.mark.parametrize("ed", EDITIONS)
+ALL = (*EDITIONS, "premium")
+PREFIX = {"classic": "classic", "z-man-2019": "z19", "premium": "premium"}
+each = pytest.mark.parametrize("ed", ALL)
 
 
 def ids(key: str) -> list[str]:
-    return [f"{PREFIX[e]}.{key}" for e in EDITIONS]
+    return [f"{PREFIX[e]}.{key}" for e in ALL]
+
+
+def named(ed: str, card: str) -> str | int:
+    """What a Guard names to guess `card` in `ed`: the name, or its value where guesses are by value."""
+    spec = load_spec(ed)
+    if spec.clauses[f"{PREFIX[ed]}.guard.guess"].rule["by"] == "value":
+        return spec.card(card).value
+    return card
+
+
+def guard(ed: str, target: int, card: str) -> Action:
+    """A Guard play on `target` guessing `card` (by name or value, as `ed` guesses)."""
+    return play("Guard", target, named(ed, card))
 
 
 def refused(game: Game, action, clause_id: str) -> None:
@@ -33,7 +50,9 @@ def refused(game: Game, action, clause_id: str) -> None:
 
 
 @clause(*ids("guard"), *ids("priest"), *ids("baron"), *ids("handmaid"), *ids("prince"), *ids("king"),
-        *ids("countess"), *ids("princess"), "z19.spy", "z19.chancellor")
+        *ids("countess"), *ids("princess"), "z19.spy", "z19.chancellor",
+        *(f"premium.{card}" for card in ("jester", "assassin", "cardinal", "baroness", "sycophant", "count",
+                                         "constable", "dowager-queen", "bishop")))
 def test_card_table_values_and_counts(classic, z19):
     assert {c.name: (c.value, c.count_for(4)) for c in classic.cards} == {
         "Guard": (1, 5), "Priest": (2, 2), "Baron": (3, 2), "Handmaid": (4, 2), "Prince": (5, 2),
@@ -41,32 +60,40 @@ def test_card_table_values_and_counts(classic, z19):
     assert {c.name: (c.value, c.count_for(6)) for c in z19.cards} == {
         "Spy": (0, 2), "Guard": (1, 6), "Priest": (2, 2), "Baron": (3, 2), "Handmaid": (4, 2),
         "Prince": (5, 2), "Chancellor": (6, 2), "King": (7, 1), "Countess": (8, 1), "Princess": (9, 1)}
+    premium = load_spec("premium")
+    assert {c.name: (c.value, c.count_for(4), c.count_for(5)) for c in premium.cards} == {
+        "Guard": (1, 5, 8), "Priest": (2, 2, 2), "Baron": (3, 2, 2), "Handmaid": (4, 2, 2),
+        "Prince": (5, 2, 2), "King": (6, 1, 1), "Countess": (7, 1, 1), "Princess": (8, 1, 1),
+        "Jester": (0, 0, 1), "Assassin": (0, 0, 1), "Cardinal": (2, 0, 2), "Baroness": (3, 0, 2),
+        "Sycophant": (4, 0, 2), "Count": (5, 0, 2), "Constable": (6, 0, 1), "Dowager Queen": (7, 0, 1),
+        "Bishop": (9, 0, 1)}
 
 
-@both
+@each
 @clause(*ids("guard.target"))
 def test_guard_target_is_another_player(ed):
     game = deal(ed, 3, ["Guard", "Priest", "Baron"], ["Handmaid"])
     assert {a.target for a in game.legal_actions() if a.card == "Guard"} == {1, 2}
-    refused(game, play("Guard", 0, "Priest"), f"{PREFIX[ed]}.guard.target")
+    refused(game, guard(ed, 0, "Priest"), f"{PREFIX[ed]}.guard.target")
 
 
-@both
+@each
 @clause(*ids("guard.guess"))
 def test_guard_guess_eliminates_on_a_hit_and_may_not_name_guard(ed):
     game = deal(ed, 3, ["Guard", "Priest", "Guard"], ["Handmaid"])
-    refused(game, play("Guard", 1, "Guard"), f"{PREFIX[ed]}.guard.guess")
-    assert "Guard" not in {a.guess for a in game.legal_actions()}
-    events = game.apply(play("Guard", 1, "Baron"))
-    assert {"type": "guess", "player": 0, "target": 1, "guess": "Baron", "correct": False} in events
+    refused(game, guard(ed, 1, "Guard"), f"{PREFIX[ed]}.guard.guess")
+    assert named(ed, "Guard") not in {a.guess for a in game.legal_actions()}
+    events = game.apply(guard(ed, 1, "Baron"))
+    missed = {"type": "guess", "player": 0, "target": 1, "guess": named(ed, "Baron"), "correct": False}
+    assert missed in events
     assert not game.state()["eliminated"][1]
     game = deal(ed, 3, ["Guard", "Priest", "Guard"], ["Handmaid"])
-    events = game.apply(play("Guard", 1, "Priest"))
+    events = game.apply(guard(ed, 1, "Priest"))
     assert game.state()["eliminated"] == [False, True, False]
     assert "eliminate" in types(events)
 
 
-@both
+@each
 @clause(*ids("priest.target"), *ids("priest.look"))
 def test_priest_looks_privately_at_another_players_hand(ed):
     game = deal(ed, 3, ["Priest", "King", "Baron"], ["Guard"])
@@ -77,7 +104,7 @@ def test_priest_looks_privately_at_another_players_hand(ed):
     assert {"type": "look", "player": 0, "target": 1, "card": "King"} in view(game, 0)["log"]
 
 
-@both
+@each
 @clause(*ids("baron.target"), *ids("baron.compare"))
 def test_baron_lower_hand_is_out(ed):
     game = deal(ed, 3, ["Baron", "Priest", "Guard"], ["King"])
@@ -90,7 +117,7 @@ def test_baron_lower_hand_is_out(ed):
     assert game.state()["eliminated"] == [True, False, False]
 
 
-@both
+@each
 @clause(*ids("baron.tie"))
 def test_baron_tie_eliminates_nobody(ed):
     game = deal(ed, 3, ["Baron", "Priest", "Guard"], ["Priest"])
@@ -100,22 +127,22 @@ def test_baron_tie_eliminates_nobody(ed):
     assert game.state()["eliminated"] == [False, False, False]
 
 
-@both
+@each
 @clause(*ids("handmaid.protect"))
 def test_handmaid_protects_until_the_start_of_the_owners_next_turn(ed):
     game = deal(ed, 3, ["Handmaid", "Priest", "Guard"], ["Guard", "Guard", "Baron", "Baron"])
     game.apply(play("Handmaid"))
     assert game.state()["protected"] == [True, False, False]
-    refused(game, play("Guard", 0, "Priest"), f"{PREFIX[ed]}.handmaid.protect")
+    refused(game, guard(ed, 0, "Priest"), f"{PREFIX[ed]}.handmaid.protect")
     assert {a.target for a in game.legal_actions() if a.card == "Guard"} == {2}
-    game.apply(play("Guard", 2, "Princess"))
+    game.apply(guard(ed, 2, "Princess"))
     assert game.state()["protected"] == [True, False, False]
-    events = game.apply(play("Guard", 1, "Princess"))
+    events = game.apply(guard(ed, 1, "Princess"))
     assert {"type": "unprotect", "player": 0} in events
     assert game.state()["protected"] == [False, False, False]
 
 
-@both
+@each
 @clause(*ids("prince.target"), *ids("prince.discard"))
 def test_prince_makes_any_player_discard_and_draw(ed):
     game = deal(ed, 3, ["Prince", "King", "Guard"], ["Guard", "Baron"])
@@ -152,6 +179,8 @@ LAST_TURN = {
                  play("Priest", 0), play("Spy"), play("Spy")],
         last=0),
 }
+LAST_TURN["premium"] = LAST_TURN["classic"]
+"""Premium with two players is the classic game (its Guard names values: see `last_turn`)."""
 
 
 def last_turn(ed: str) -> tuple[Game, int]:
@@ -161,12 +190,12 @@ def last_turn(ed: str) -> tuple[Game, int]:
     hands, draws = scenario.pop("hands"), scenario.pop("draws")
     game = deal(ed, 2, hands, draws, **scenario)
     for action in actions:
-        game.apply(action)
+        game.apply(action._replace(guess=named(ed, action.guess)) if action.guess else action)
     assert game.state()["deck"] == [] and game.state()["turn"] == last
     return game, last
 
 
-@both
+@each
 @clause(*ids("prince.empty-deck"))
 def test_prince_on_an_empty_deck_draws_the_set_aside_card(ed):
     game, seat = last_turn(ed)
@@ -175,7 +204,7 @@ def test_prince_on_an_empty_deck_draws_the_set_aside_card(ed):
     assert game.state()["set_aside"] == []
 
 
-@both
+@each
 @clause(*ids("targeting.no-valid-target"))
 def test_no_valid_target_means_no_effect_and_the_prince_chooses_yourself(ed):
     game = deal(ed, 3, ["Handmaid", "Handmaid", "Prince"], ["Guard", "Guard", "Priest"])
@@ -188,7 +217,7 @@ def test_no_valid_target_means_no_effect_and_the_prince_chooses_yourself(ed):
             "clause": f"{PREFIX[ed]}.targeting.no-valid-target"} in events
 
 
-@both
+@each
 @clause(*ids("round.deck-empty"), *ids("round.showdown"))
 def test_an_empty_deck_ends_the_round_with_a_showdown(ed):
     game, seat = last_turn(ed)
@@ -200,7 +229,7 @@ def test_an_empty_deck_ends_the_round_with_a_showdown(ed):
     assert game.phase is Phase.ROUND_OVER
 
 
-@both
+@each
 @clause(*ids("king.target"), *ids("king.trade"))
 def test_king_trades_hands_with_another_player(ed):
     game = deal(ed, 3, ["King", "Priest", "Guard"], ["Baron"])
@@ -210,7 +239,7 @@ def test_king_trades_hands_with_another_player(ed):
     assert game.state()["hands"][0] == ["Guard"] and game.state()["hands"][2] == ["Baron"]
 
 
-@both
+@each
 @clause(*ids("countess.forced"))
 def test_countess_must_be_played_with_the_king_or_a_prince(ed):
     for other in ("King", "Prince"):
@@ -221,7 +250,7 @@ def test_countess_must_be_played_with_the_king_or_a_prince(ed):
     assert {a.card for a in game.legal_actions()} == {"Countess", "Baron"}
 
 
-@both
+@each
 @clause(*ids("princess.discard"))
 def test_princess_played_or_discarded_knocks_her_holder_out(ed):
     game = deal(ed, 3, ["Princess", "Priest", "Guard"], ["Baron"])
@@ -394,21 +423,22 @@ def test_chancellor_draws_two_keeps_one_and_returns_two_to_the_bottom(z19):
 # -- setup and turns -----------------------------------------------------------------------------
 
 
-@both
+@each
 @clause(*ids("setup.deck"))
 def test_a_deal_must_be_exactly_the_editions_deck(ed):
     spec = load_spec(ed)
     deck = [spec.names[c] for c in spec.deck(3)]
-    assert len(deck) == {"classic": 16, "z-man-2019": 21}[ed]
+    assert len(deck) == {"classic": 16, "z-man-2019": 21, "premium": 16}[ed]
     with pytest.raises(DeckError, match=f"{PREFIX[ed]}.setup.deck"):
         Game(spec, 3).start_round(deck[:-1] + ["Guard"])
 
 
-@both
+@each
 @clause(*ids("setup.set-aside"), *ids("setup.face-up"), *ids("setup.deal"))
 def test_setup_sets_aside_one_card_shows_three_with_two_players_and_deals_one_each(ed):
     spec = load_spec(ed)
-    for players, face_up in ((2, 3), (3, 0), (4, 0)):
+    for players in range(spec.min_players, spec.max_players + 1):
+        face_up = 3 if players == 2 else 0
         deck = [spec.names[c] for c in spec.deck(players)][::-1]
         game = Game(spec, players)
         game.start_round(deck)
@@ -420,7 +450,7 @@ def test_setup_sets_aside_one_card_shows_three_with_two_players_and_deals_one_ea
         assert state["deck"] == deck[2 + face_up + players:]
 
 
-@both
+@each
 @clause(*ids("setup.first-player"), *ids("turn.draw"))
 def test_the_chosen_first_player_starts_by_drawing_one_card(ed):
     game = deal(ed, 3, ["Guard", "Priest", "Baron"], ["King"], first=2)
@@ -429,7 +459,7 @@ def test_the_chosen_first_player_starts_by_drawing_one_card(ed):
     assert [len(h) for h in state["hands"]] == [1, 1, 2]
 
 
-@both
+@each
 @clause(*ids("turn.play"))
 def test_a_turn_plays_one_card_of_the_hand(ed):
     game = deal(ed, 3, ["Guard", "Priest", "Baron"], ["Handmaid"])
@@ -438,35 +468,35 @@ def test_a_turn_plays_one_card_of_the_hand(ed):
     assert game.state()["hands"][0] == ["Guard"] and game.state()["discards"][0] == ["Handmaid"]
 
 
-@both
+@each
 @clause(*ids("turn.order"), *ids("elimination"))
 def test_turns_go_clockwise_and_skip_players_who_are_out(ed):
     game = deal(ed, 4, ["Guard", "Priest", "Baron", "Handmaid"], ["Guard", "Guard", "King"])
-    events = game.apply(play("Guard", 1, "Priest"))
+    events = game.apply(guard(ed, 1, "Priest"))
     assert {"type": "discard", "player": 1, "card": "Priest"} in events
     assert game.state()["turn"] == 2 and game.state()["hands"][1] == []
-    refused(game, play("Guard", 1, "Baron"), f"{PREFIX[ed]}.elimination")
-    game.apply(play("Guard", 0, "Baron"))
+    refused(game, guard(ed, 1, "Baron"), f"{PREFIX[ed]}.elimination")
+    game.apply(guard(ed, 0, "Baron"))
     assert game.state()["turn"] == 3
 
 
-@both
+@each
 @clause(*ids("round.last-standing"), *ids("tokens.round-win"))
 def test_the_last_player_standing_wins_the_round_and_a_token(ed):
     game = deal(ed, 2, ["Guard", "Priest"], ["Guard"], face_up=["Baron", "Baron", "King"])
-    events = game.apply(play("Guard", 1, "Priest"))
+    events = game.apply(guard(ed, 1, "Priest"))
     assert {"type": "round_end", "reason": "last_standing", "winners": [0]} in events
     assert game.tokens == [1, 0] and game.phase is Phase.ROUND_OVER
 
 
-@both
+@each
 @clause(*ids("tokens.target"))
 def test_the_game_ends_when_a_player_reaches_the_token_target(ed):
-    target = {"classic": 7, "z-man-2019": 6}[ed]
+    target = {"classic": 7, "z-man-2019": 6, "premium": 7}[ed]
     for before, over in ((target - 2, False), (target - 1, True)):
         game = deal(ed, 2, ["Guard", "Priest"], ["Guard"], face_up=["Baron", "Baron", "King"],
                     tokens=[before, 0])
-        events = game.apply(play("Guard", 1, "Priest"))
+        events = game.apply(guard(ed, 1, "Priest"))
         assert (game.phase is Phase.GAME_OVER) is over
         assert ({"type": "game_end", "winners": [0]} in events) is over
 

@@ -17,6 +17,7 @@ from llcheck.perft import (
     PerftError,
     ReferenceTree,
     compare,
+    decision_kinds,
     divide,
     load_table,
     perft,
@@ -26,7 +27,7 @@ from llcheck.perft import (
 from loveletter_ref import Game, Phase, load_spec
 from loveletter_ref.engine import build_deck
 
-EDITIONS = ("classic", "z-man-2019")
+EDITIONS = ("classic", "z-man-2019", "premium")
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -100,6 +101,49 @@ def test_keep_decisions_are_nodes():
     assert branch.levels[1].nodes == len(child.legal_actions()) == 6
 
 
+def test_the_premium_table_counts_responses_and_two_player_choices_at_every_large_count():
+    by_count: dict[int, set[str]] = {}
+    for entry in load_table(table_path("premium")):
+        kinds = decision_kinds(ReferenceTree(entry.deal), len(entry.levels))
+        by_count.setdefault(entry.deal.players, set()).update(kinds)
+    assert all(by_count[n] >= {"play", "respond", "targets"} for n in range(5, 9)), by_count
+
+
+PREMIUM = load_spec("premium")
+BISHOP_DEAL = Deal("premium", 5, tuple(build_deck(PREMIUM, 5, ["Bishop", "King", "Guard", "Priest", "Baron"],
+                                                  ["Handmaid"])))
+"""Seat 0 holds the Bishop and draws the Handmaid; seat 1 holds the King (value 6)."""
+
+
+def test_a_response_to_an_offer_is_a_node_with_one_child_per_answer():
+    tree = ReferenceTree(BISHOP_DEAL, PREMIUM)
+    branches = {b.key: b for b in divide(tree, 2)}
+    hit = branches['{"card":"Bishop","guess":6,"target":1,"type":"play"}']
+    child, outcome = tree.play(tree.root(), hit.action)
+    assert outcome is None and child.phase is Phase.RESPOND
+    assert [a.to_json() for a in child.legal_actions()] == [
+        {"type": "respond", "card": "Bishop", "redraw": False},
+        {"type": "respond", "card": "Bishop", "redraw": True}]
+    assert hit.levels[1].nodes == 2
+    miss = branches['{"card":"Bishop","guess":7,"target":1,"type":"play"}']
+    assert miss.levels[1].nodes == len(tree.play(tree.root(), miss.action)[0].legal_actions()) > 2
+
+
+@pytest.mark.parametrize("card,plays", [("Cardinal", 10 * 2), ("Baroness", 4 + 6)])
+def test_a_choice_of_players_counts_each_group_and_each_player_to_look_at(card, plays):
+    deal = Deal("premium", 5, tuple(build_deck(PREMIUM, 5, [card, "Guard", "Guard", "Priest", "Baron"],
+                                               ["Handmaid"])))
+    tree = ReferenceTree(deal, PREMIUM)
+    grouped = [b for b in divide(tree, 1) if b.action.card == card]
+    assert len(grouped) == plays and all(b.levels[0].nodes == 1 for b in grouped)
+    assert {len(b.action.targets) for b in grouped} == ({2} if card == "Cardinal" else {1, 2})
+
+
+def test_an_engine_that_agrees_on_responses_matches_the_reference():
+    result = compare(ReferenceEngine(), BISHOP_DEAL, 2)
+    assert result.ok and result.engine == result.reference
+
+
 def test_an_engine_that_agrees_matches_the_reference():
     deal = seeded_deal(load_spec("z-man-2019"), 3, 2)
     result = compare(ReferenceEngine(), deal, 3)
@@ -171,6 +215,15 @@ def test_cli_reports_a_mutant_with_its_divide(capsys):
     out = capsys.readouterr().out
     assert code == 1
     assert "differs from the reference at depth 1" in out and "<-- not legal" in out
+
+
+def test_cli_reads_a_deck_whose_card_names_hold_spaces(capsys):
+    deck = ",".join(BISHOP_DEAL.deck)
+    assert "Dowager Queen" in BISHOP_DEAL.deck
+    assert main(["perft", "--edition", "premium", "--players", "5", "--deck", deck, "--depth", "2",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [d["nodes"] for d in data["depths"]] == [lv.nodes for lv in perft(ReferenceTree(BISHOP_DEAL), 2)]
 
 
 def test_cli_checks_the_published_tables(capsys):

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 
 import pytest
 
 from llcheck.cli import main
-from llcheck.probes.api import QUERIES, ProbeError, any_of, check, clause_applies, prover, query
+from llcheck.probes.api import QUERIES, any_of, check, clause_applies, prover, query
 from llcheck.probes.playback import play, silenced
 from llcheck.probes.unroll import encodable
 from loveletter_ref import load_spec
@@ -128,16 +129,24 @@ def test_any_of_reaches_the_first_situation_that_can_happen():
     assert verdict.status == "reachable" and verdict.problem is None
 
 
-def test_a_rule_kind_without_an_encoder_is_refused_naming_the_clause():
+def strange_priest(kind: str = "predict"):
+    """Classic, with the Priest's look step turned into a rule kind the probes do not model."""
     spec = load_spec("classic")
     card = spec.card("Priest")
     look = card.steps[1]
-    odd = dataclasses.replace(look.clause, kind="predict")
-    steps = (card.steps[0], Step("predict", odd, look.modifiers))
+    odd = dataclasses.replace(look.clause, kind=kind)
+    steps = (card.steps[0], Step(kind, odd, look.modifiers))
     cards = tuple(dataclasses.replace(c, steps=steps) if c is card else c for c in spec.cards)
-    strange = dataclasses.replace(spec, cards=cards)
-    with pytest.raises(ProbeError, match="classic.priest.look: the probes have no encoder for the rule kind"):
-        encodable(strange, 2)
+    return dataclasses.replace(spec, cards=cards)
+
+
+def test_a_rule_the_probes_do_not_model_makes_proofs_unknown_naming_the_clause():
+    strange = strange_priest()
+    encodable(strange, 2)  # not an error: the answers say what they cannot decide
+    proof = check(strange, 2, query("card-in-two-places"), TIMEOUT)
+    assert proof.status == "unknown" and "classic.priest.look" in proof.reason
+    found = check(strange, 2, query("set-aside-drawn"), TIMEOUT)
+    assert found.status == "reachable" and found.problem is None
 
 
 def test_verdict_json_is_plain_data():
@@ -188,3 +197,15 @@ def test_a_witness_the_engine_refuses_is_reported_not_raised():
     replayed = play(spec, {"edition": "classic", "players": 2,
                            "rounds": [{"deck": deck, "actions": [{"type": "play", "card": "Princess"}]}]})
     assert replayed.refused is not None and "refuses call 2 of the witness" in replayed.refused
+
+
+def test_probe_command_says_per_query_what_it_does_not_model(capsys, tmp_path):
+    text = (Path(__file__).parent / "data" / "probes" / "tiny-2019.yaml").read_text()
+    path = tmp_path / "top.yaml"
+    path.write_text(text.replace("keep: 1, to: bottom}", "keep: 1, to: top}"))
+    code = main(["probe", "--edition", str(path), "--query", "card-in-two-places"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "not modelled" in out and "tiny.chancellor.draw-return" in out
+    proof = next(line for line in out.splitlines() if line.strip().startswith("card-in-two-places"))
+    assert "unknown" in proof and "tiny.chancellor.draw-return" in proof

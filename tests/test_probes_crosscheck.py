@@ -73,7 +73,7 @@ def test_every_out_and_a_rule_gap_when_a_tie_knocks_both_out(tmp_path):
     assert found == exhaustive(spec, conditions) == {"all-eliminated", "clause-applies:round.all-eliminated"}
 
 
-@pytest.mark.parametrize("edition, players", [("classic", 4), ("z-man-2019", 5)])
+@pytest.mark.parametrize("edition, players", [("classic", 4), ("z-man-2019", 5), ("premium", 6)])
 def test_random_rounds_never_show_what_the_catalogue_rules_out(edition, players):
     spec = load_spec(edition)
     impossible = [q for q in CATALOGUE
@@ -95,3 +95,64 @@ def test_two_cards_forcing_each_other_are_an_open_question_both_searches_find(tm
     spec = load_spec(path)
     conditions = [query("forced-conflict"), query("set-aside-drawn")]
     assert probed(spec, conditions) == exhaustive(spec, conditions) == {"forced-conflict", "set-aside-drawn"}
+
+
+READING_CHANGES = (
+    ("kind: edition\nid: probe-tiny-classic\n",
+     "kind: reading\nid: probe-tiny-reading\ndescribes: classic\nrulebook: test\nlanguage: en\n"),
+    ("      - id: guard.target\n        choose: {who: other}",
+     "      - id: guard.target\n        choose: {who: any}"),
+    ("tie: [discard_total, nobody]", "tie: [highest_discard]"),
+    ("next_first: {who: round_winner, several: first_from_previous_starter, none: previous_starter}",
+     "next_first: {who: round_winner}"),
+    ("  - {id: game.end, game_end: {several: all_win}, source: {doc: test, paraphrase: true, "
+     "quote: \"All who reach it win.\"}}",
+     "  - {id: game.end, silent: \"Who wins when two reach the target is not said.\"}"),
+)
+"""A rulebook reading of the tiny classic deck: a Guard that may choose its own player, a tie
+chain that may run out, a next-round rule for one winner only, and a silent game-end rule."""
+
+
+def tiny_reading(tmp_path):
+    text = (DATA / "tiny-classic.yaml").read_text()
+    for old, new in READING_CHANGES:
+        assert old in text, old
+        text = text.replace(old, new)
+    path = tmp_path / "tiny-reading.yaml"
+    path.write_text(text)
+    return load_spec(path)
+
+
+def explored(spec, conditions) -> set[str]:
+    """The conditions some game reaches, starting with no tokens or one short of the target."""
+    seen, visit = observed(conditions)
+    explore(spec, 2, deals(spec, 2), visit)
+    explore(spec, 2, deals(spec, 2), visit, tokens=near_target(spec, 2))
+    return set(seen)
+
+
+def test_on_a_reading_every_unreachable_answer_survives_exhaustive_search(tmp_path):
+    """Regression: a reading's Guard may choose its own player (`who: any`), where the editions say
+    `other`; the probes must neither miss the games this opens nor claim games it does not."""
+    spec = tiny_reading(tmp_path)
+    keys = ["guard.target", "guard.guess", "round.tie", "game.end", "prince.empty-deck", "baron.tie",
+            "targeting.no-valid-target"]  # (the search plays one round: no next-round rule)
+    conditions = [*CATALOGUE, *(clause_applies(key) for key in keys)]
+    assert probed(spec, conditions) == explored(spec, conditions)
+
+
+PREMIUM_KEYS = {
+    "tiny-premium-a": ["assassin.counter", "sycophant.force", "bishop.guess", "bishop.redraw",
+                       "bishop.empty-deck", "game.end", "round.tie"],
+    "tiny-premium-b": ["jester.predict", "cardinal.trade", "cardinal.look", "baroness.look",
+                       "constable.token", "dowager-queen.tie", "game.end", "round.tie"],
+}
+
+
+@pytest.mark.parametrize("deck", sorted(PREMIUM_KEYS))
+def test_premium_rules_agree_with_exhaustive_search(deck):
+    """Premium's rule kinds (counters, marks, groups of two, predictions, showdown bonuses, tokens
+    paid during the round that can end the game at once): every answer both ways."""
+    spec = load_spec(DATA / f"{deck}.yaml")
+    conditions = [*CATALOGUE, *(clause_applies(key) for key in PREMIUM_KEYS[deck])]
+    assert probed(spec, conditions) == explored(spec, conditions)

@@ -1,6 +1,6 @@
 """The invariants as properties: the reference engine keeps them all, and each one has teeth.
 
-Every property runs for both editions and every player count against the reference engine (in
+Every property runs for every bundled edition and player count against the reference engine (in
 the `ci` hypothesis profile). Each property then meets a deliberately broken engine
 (tests/property_breakers.py) that bends the rule it guards, and must catch it.
 """
@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import property_breakers as broken
@@ -21,7 +22,7 @@ from llcheck.errors import UsageError
 from llcheck.properties import PROPERTIES, property_names, run_properties
 from loveletter_ref import load_spec
 
-COUNTS = [(edition, n) for edition in ("classic", "z-man-2019")
+COUNTS = [(edition, n) for edition in ("classic", "z-man-2019", "premium")
           for n in range(load_spec(edition).min_players, load_spec(edition).max_players + 1)]
 
 
@@ -49,6 +50,13 @@ TEETH = [
     ("hidden-information", broken.SetAsideShown, "classic", 4),
     ("replay", broken.PrinceDrawsFromEitherEnd, "classic", 2),
     ("legality", broken.ListsGuardNamingGuard, "z-man-2019", 2),
+    ("hand-size", broken.RedrawWithoutDrawing, "premium", 7),
+    ("tokens", broken.EliminationPaysNothing, "premium", 5),
+    ("tokens", broken.PredictionsPayTheLoser, "premium", 7),
+    ("game-end", broken.MidRoundTargetWaits, "premium", 7),
+    ("round-end", broken.ShowdownBonusIgnored, "premium", 5),
+    ("hidden-information", broken.LooksAtBothTargets, "premium", 7),
+    ("forced-play", broken.MarkIgnored, "premium", 7),
 ]
 
 
@@ -136,6 +144,26 @@ def test_without_legal_actions_the_machine_tries_spec_actions_and_catches_forced
 
     [result] = run_properties(Unlisted, "classic", 4, "ci", 0, properties=["forced-play"], shrink=False)
     assert result.status == "failed", result.message
+
+
+def test_without_legal_actions_the_machine_answers_offers_and_chooses_groups_of_players():
+    accepted: Counter[str] = Counter()
+
+    class Unlisted(ReferenceEngine):
+        def __init__(self):
+            super().__init__()
+            self.hello = self.hello.__class__(self.hello.name, self.hello.version, self.hello.editions,
+                                              self.hello.capabilities - {"legal_actions"})
+
+        def apply(self, action):
+            reply = super().apply(action)
+            if reply.accepted:
+                accepted.update([action["type"]] + (["targets"] if "targets" in action else []))
+            return reply
+
+    results = run_properties(Unlisted, "premium", 6, "ci", 0, properties=["hand-size", "tokens", "legality"])
+    assert {r.status for r in results} == {"passed"}, [r.message for r in results]
+    assert accepted["respond"] and accepted["targets"], accepted
 
 
 def test_bad_arguments_are_usage_errors():

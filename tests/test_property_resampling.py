@@ -2,6 +2,7 @@
 
 One z-man-2019 round for three players: seat 0 draws a Guard, plays the Chancellor, draws a
 Priest and a Spy, keeps the Priest and returns the Guard and the Spy; seat 1 then draws a Guard.
+Then two five-player Premium rounds: a Cardinal trading two other hands, a Baroness looking at two.
 """
 
 from __future__ import annotations
@@ -83,3 +84,35 @@ def test_deals_consistent_with_what_a_player_knows_exist_and_change_what_they_ca
     assert consistent
     assert all(deck[3] == DECK[3] and deck[1] == DECK[1] for deck in consistent)
     assert any(deck[0] != DECK[0] for deck in consistent)
+
+
+PREMIUM = load_spec("premium")
+PREMIUM_RULES = rules_for(PREMIUM, 5)
+
+
+def _premium_tracker(hands: list[str], actions: list[dict]) -> tuple[Tracker, int]:
+    """The tracker of a five-player Premium round with these hands and actions; where hands begin."""
+    deck = build_deck(PREMIUM, 5, hands, ["Handmaid", "Guard"])
+    replay = {"edition": "premium", "players": 5, "first_player": 0,
+              "rounds": [{"deck": deck, "actions": actions}]}
+    run = reference_run(PREMIUM_RULES, replay)
+    assert run is not None
+    [tracked] = trackers(PREMIUM_RULES, replay, run)
+    return tracked, PREMIUM_RULES.set_aside + PREMIUM_RULES.face_up
+
+
+def test_a_trade_between_two_chosen_players_is_seen_by_them_and_the_look_by_the_player_only():
+    cardinal = {"type": "play", "card": "Cardinal", "targets": [1, 2], "look": 2}
+    tracked, base = _premium_tracker(["Cardinal", "Priest", "Baron", "King", "Count"], [cardinal])
+    priest, baron = base + 1, base + 2
+    assert priest in tracked.seen[0] and baron not in tracked.seen[0]
+    assert {priest, baron} <= tracked.seen[1] and {priest, baron} <= tracked.seen[2]
+    assert not {priest, baron} & tracked.seen[3]
+    assert tracked.hands[1][0] == baron and tracked.hands[2] == [priest]
+
+
+def test_a_look_at_two_hands_is_seen_by_the_player_alone():
+    baroness = {"type": "play", "card": "Baroness", "targets": [2, 4]}
+    tracked, base = _premium_tracker(["Baroness", "Priest", "Baron", "King", "Count"], [baroness])
+    assert {base + 2, base + 4} <= tracked.seen[0] and base + 1 not in tracked.seen[0]
+    assert base + 4 not in tracked.seen[2] and base + 2 not in tracked.seen[4]

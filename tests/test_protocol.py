@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 import shlex
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from conftest import deal, play
 
 from llcheck.cli import main
 from llcheck.engines import ReferenceEngine, SubprocessEngine
@@ -160,3 +162,114 @@ class _Asker:
         assert problem is None, f"{op}: {problem}"
         assert answer["ok"] is True, answer
         return answer
+
+
+PREMIUM_FORMS = {
+    "action play targets", "action play look", "action respond", "event trade targets", "event counter",
+    "event predict", "event force_target", "event respond", "event token bonus", "event guess by value",
+    "pending respond", "mark prediction", "mark forced_target",
+}
+"""What Premium adds to the messages (docs/formats.md), each of which seeded games must produce."""
+
+
+def premium_forms(answer: dict) -> set[str]:
+    """The Premium message forms one answer holds."""
+    forms = set()
+    for event in answer.get("events", []):
+        forms.add(f"event {event['type']}")
+        forms |= {f"event {event['type']} {key}" for key in ("targets", "look") if key in event}
+        if event["type"] == "token":
+            forms.add(f"event token {event['reason']}")
+        if event["type"] == "guess" and isinstance(event["guess"], int):
+            forms.add("event guess by value")
+    state = answer.get("state") or {}
+    forms |= {f"mark {mark['kind']}" for mark in state.get("marks", [])}
+    if state.get("pending"):
+        forms.add(f"pending {state['pending']['kind']}")
+    for action in answer.get("actions", []):
+        forms.add(f"action {action['type']}")
+        forms |= {f"action {action['type']} {key}" for key in ("targets", "look") if key in action}
+    return forms
+
+
+def test_seeded_premium_games_with_five_to_eight_players_use_every_new_form_within_the_schema():
+    """Whole games through the server: every answer validates, and every Premium form turns up."""
+    spec = load_spec("premium")
+    seen: set[str] = set()
+    for seed in range(16):
+        rng = random.Random(seed)
+        players = 5 + seed % 4
+        ask = _Asker(Server(ReferenceEngine()))
+        ask("hello", protocol="1")
+        deck = [spec.names[c] for c in spec.deck(players)]
+        ask("start", edition="premium", players=players, deck=rng.sample(deck, len(deck)), first_player=0,
+            tokens=[0] * players)
+        while ask("state")["state"]["phase"] != "game_over":
+            answer = ask("legal_actions")
+            seen |= premium_forms(answer)
+            if not answer["actions"]:
+                ask("next_round", deck=rng.sample(deck, len(deck)))
+                continue
+            seen |= premium_forms(ask("apply", action=rng.choice(answer["actions"])))
+            ask("view", player=rng.randrange(players))
+    assert PREMIUM_FORMS - seen == set()
+
+
+GOOD_PLAY = {"type": "play", "card": "Cardinal", "targets": [1, 3], "look": 3}
+
+
+@pytest.mark.parametrize(("message", "definition", "problem"), [
+    ({"id": 1, "op": "apply", "action": {**GOOD_PLAY, "targets": []}}, "request",
+     "action.targets: [] should be non-empty"),
+    ({"id": 1, "op": "apply", "action": {**GOOD_PLAY, "targets": [1, 2, 3]}}, "request",
+     "action.targets: [1, 2, 3] is too long"),
+    ({"id": 1, "op": "apply", "action": {**GOOD_PLAY, "targets": [2, 2]}}, "request",
+     "action.targets: [2, 2] has non-unique elements"),
+    ({"id": 1, "op": "apply", "action": {"type": "respond", "card": "Bishop"}}, "request",
+     "action: 'redraw' is a required property"),
+    ({"id": 1, "op": "apply", "action": {"type": "respond", "card": "Bishop", "redraw": "yes"}}, "request",
+     "action.redraw: 'yes' is not of type 'boolean'"),
+    ({"id": 1, "ok": True, "accepted": True, "state": {}, "events": [
+        {"type": "trade", "player": 0, "targets": [2], "cards": ["Guard", "King"]}]}, "response_apply",
+     "events[0].targets: [2] is too short"),
+    ({"id": 1, "ok": True, "accepted": True, "state": {}, "events": [
+        {"type": "counter", "player": 1, "target": 0}]}, "response_apply",
+     "events[0]: 'card' is a required property"),
+    ({"id": 1, "ok": True, "accepted": True, "state": {}, "events": [
+        {"type": "token", "player": 1, "amount": 1, "reason": "jester"}]}, "response_apply",
+     "events[0].reason: 'jester' is not one of ['round', 'bonus']"),
+])
+def test_the_schema_names_what_is_wrong_with_a_premium_message(message, definition, problem):
+    found = schema_problem(message, definition)
+    assert found is not None and problem in found, found
+
+
+def test_premium_state_keys_are_checked(premium_state):
+    assert schema_problem({"id": 1, "ok": True, "state": premium_state}, "response_state") is None
+    bad_mark = {**premium_state, "marks": [{"kind": "prediction", "target": 2, "card": "Jester"}]}
+    assert "'player' is a required property" in schema_problem({"id": 1, "ok": True, "state": bad_mark},
+                                                               "response_state")
+    bad_pending = {**premium_state, "pending": {"kind": "respond", "player": 1}}
+    assert schema_problem({"id": 1, "ok": True, "state": bad_pending}, "response_state") is not None
+
+
+@pytest.fixture
+def premium_state() -> dict:
+    """A five-player Premium state with a prediction mark (a Jester played on seat 1)."""
+    game = deal("premium", 5, ["Jester", "King", "Guard", "Guard", "Guard"], ["Bishop", "Priest"])
+    game.apply(play("Jester", 1))
+    return game.state()
+
+
+def test_check_drives_serve_through_premium_cases_with_every_answer_validated(capsys):
+    """`llcheck check --validate-protocol` against `llcheck serve` (the default engine), on the
+    Premium cases with the new message forms: multi-player choices, the Bishop's offer, marks."""
+    groups = ("cardinal", "baroness", "bishop", "sycophant", "jester", "assassin")
+    runs = [f"premium.{group}.*" for group in groups]
+    code = main(["check", "--edition", "premium", "--validate-protocol", "-q",
+                 *(arg for run in runs for arg in ("--run", run))])
+    out = capsys.readouterr().out
+    assert code == 0, out[-2000:]
+    assert "via python -m llcheck serve" in out
+    passed = re.search(r"(\d+) passed, 0 failed, 0 errored, 0 skipped", out)
+    assert passed and int(passed.group(1)) >= 20, out[-500:]

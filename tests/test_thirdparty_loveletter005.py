@@ -140,3 +140,12 @@ def test_the_engine_refuses_decks_it_never_builds(engine):
     assert not engine.start("classic", 3, deck[:-1]).accepted
     assert not engine.start("z-man-2019", 3, deck).accepted
     assert not engine.start("classic", 1, deck).accepted
+
+
+def test_premium_is_not_played_and_not_run(capsys):
+    """loveletter 0.0.5 plays classic only: Premium cases are left out, and asking for them is bad usage."""
+    assert main(["check", "--impl", IMPL, "--edition", "premium"]) == 2
+    assert capsys.readouterr().err == "llcheck check: the engine does not play premium (it plays: classic)\n"
+    assert main(["check", "--impl", IMPL, "--known-failures", str(KNOWN), "-q", "--run", "premium.*",
+                 "--run", "classic.king.*"]) == 0
+    assert "editions: classic;" in capsys.readouterr().out

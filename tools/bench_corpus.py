@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark the case corpus: loading and schema validation (the Rust `jsonschema-rs` fast path
 against plain `jsonschema`), the self-checks of `llcheck cases --validate`, and the classic
-corpus against the Node.js example engine over the protocol (when `node` is installed).
+corpus against the Node.js example engine over the protocol (when `node` is installed), and the
+Premium corpus against the reference engine, in process and over the protocol (`llcheck serve`).
 
 The best of several repeats is reported for each figure.
 
@@ -57,6 +58,11 @@ def measure(repeat: int) -> dict[str, Any]:
         "reference_in_process_s": best(repeat, lambda: against_reference(cases)),
         "validate_s": best(repeat, validate),
     }
+    premium = Selection(editions=["premium"]).choose(cases)
+    figures["premium_cases"] = len(premium)
+    figures["premium_in_process_s"] = best(repeat, lambda: against_reference(premium))
+    figures["premium_serve_s"] = best(repeat, lambda: run_cases(
+        premium, lambda: SubprocessEngine([sys.executable, "-m", "llcheck", "serve"], cwd=ROOT)))
     if shutil.which("node"):
         classic = Selection(editions=["classic"]).choose(cases)
         figures["node_classic_cases"] = len(classic)
@@ -82,7 +88,9 @@ def main() -> int:
             ("load_corpus (parse, validate, check)", "load_corpus_s"),
             ("every case, reference in process", "reference_in_process_s"),
             ("llcheck cases --validate (all checks)", "validate_s"),
-            ("classic corpus, Node example, protocol", "node_classic_s")]
+            ("classic corpus, Node example, protocol", "node_classic_s"),
+            ("premium corpus, reference in process", "premium_in_process_s"),
+            ("premium corpus, llcheck serve, protocol", "premium_serve_s")]
     for label, key in rows:
         value = figures.get(key)
         print(f"{label:<42} {'n/a' if value is None else f'{value:.3f} s':>10}")

@@ -9,22 +9,33 @@
 - perft: nodes per second of the reference tree (Game.clone) and of an engine tree branched by
   replaying paths (the in-process reference adapter).
 
-The best of --repeat runs is kept; a calibration loop shows how fast this machine runs Python.
+The best of --repeat runs is kept; the load average and a calibration loop show how fast this
+machine ran Python at the time.
 
-    python tools/bench_fuzz.py [--games N] [--repeat R] [--protocol-games N] [--json]
+`--instructions` counts the CPU instructions per round of the lockstep alone instead, under
+valgrind's callgrind (two runs, playing none and all of --games tapes, so start-up cancels out):
+a figure that does not depend on the machine's load.
+
+    python tools/bench_fuzz.py [--games N] [--repeat R] [--protocol-games N] [--edition E ...]
+                                [--players N ...] [--instructions] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import platform
+import os
 import random
+import re
+import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from machine import describe  # noqa: E402
 
 from llcheck.engines import ReferenceEngine  # noqa: E402
 from llcheck.engines.loader import serve_command  # noqa: E402
@@ -36,6 +47,7 @@ from llcheck.fuzz.search import TAPE_BYTES  # noqa: E402
 from llcheck.perft import EngineTree, ReferenceTree, perft, seeded_deal  # noqa: E402
 from loveletter_ref import load_spec  # noqa: E402
 
+COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 PLACES = (("classic", 2), ("classic", 4), ("z-man-2019", 2), ("z-man-2019", 4), ("z-man-2019", 6))
 
 
@@ -62,15 +74,35 @@ def fuzz_rate(edition: str, players: int, games: int, protocol: bool) -> dict[st
 
 def lockstep_rate(edition: str, players: int, games: int) -> dict[str, float]:
     """The lockstep on random tapes, without hypothesis."""
-    spec = load_spec(edition)
-    step = Lockstep(ReferenceEngine({edition: spec}), spec, players)
-    rng = random.Random(1)
-    tapes = [bytes(rng.randrange(256) for _ in range(TAPE_BYTES)) for _ in range(games)]
+    step, tapes = _lockstep(edition, players, games)
     tally = Tally()
     start = time.perf_counter()
     for tape in tapes:
         play_game(step, 255, Tape(tape), tally)
     return _rates(tally, time.perf_counter() - start)
+
+
+def _lockstep(edition: str, players: int, games: int) -> tuple[Lockstep, list[bytes]]:
+    """A lockstep against the in-process reference, and `games` random tapes (seed 1)."""
+    spec = load_spec(edition)
+    rng = random.Random(1)
+    tapes = [bytes(rng.randrange(256) for _ in range(TAPE_BYTES)) for _ in range(games)]
+    return Lockstep(ReferenceEngine({edition: spec}), spec, players), tapes
+
+
+def lockstep_instructions(edition: str, players: int, games: int) -> int:
+    """CPU instructions per round of the lockstep alone on `games` tapes, counted by callgrind."""
+    def run(count: int) -> tuple[int, int]:
+        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                   __file__, "--lockstep", edition, str(players), str(games), str(count)]
+        done = subprocess.run(command, capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": "0"})  # as bench_engine does
+        found = COLLECTED.search(done.stderr)
+        if found is None:
+            raise SystemExit(f"bench_fuzz: callgrind printed no instruction count:\n{done.stderr}")
+        return int(found.group(1)), int(done.stdout.split()[-1])
+    (total, rounds), (idle, _) = run(games), run(0)
+    return (total - idle) // rounds
 
 
 def _rates(tally: Tally, seconds: float) -> dict[str, float]:
@@ -89,26 +121,34 @@ def perft_rate(edition: str, players: int, depth: int, engine: bool) -> dict[str
     return {"nodes": nodes, "nodes_per_second": round(nodes / seconds)}
 
 
-def calibrate(repeat: int) -> float:
-    """Microseconds for a fixed pure-Python loop (a machine-speed yardstick)."""
-    best_time = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(2000):
-            [i for i in range(100)]
-        best_time = min(best_time, time.perf_counter() - start)
-    return best_time / 2000 * 1e6
+def play_tapes(edition: str, players: int, games: int, count: int) -> int:
+    """Make `games` tapes, play the first `count` in lockstep and return the rounds played."""
+    step, tapes = _lockstep(edition, players, games)
+    tally = Tally()
+    for tape in tapes[:count]:
+        play_game(step, 255, Tape(tape), tally)
+    return tally.rounds
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["--lockstep"]:
+        edition, players, games, count = sys.argv[2], *map(int, sys.argv[3:6])
+        print(play_tapes(edition, players, games, count))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=400, help="games per in-process measurement")
     parser.add_argument("--protocol-games", type=int, default=60, help="games per protocol measurement")
     parser.add_argument("--repeat", type=int, default=3, help="measurements; the best is kept")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count the lockstep's instructions per round under valgrind instead of timing")
+    parser.add_argument("--edition", action="append", help="fuzz only these edition(s)")
+    parser.add_argument("--players", type=int, action="append", help="fuzz only these player count(s)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()
+    if args.instructions:
+        return count_instructions(args)
     rows = []
-    for edition, players in PLACES:
+    for edition, players in places(args):
         rows.append({"edition": edition, "players": players,
                      "fuzz": best([fuzz_rate(edition, players, args.games, False)
                                    for _ in range(args.repeat)]),
@@ -120,14 +160,13 @@ def main() -> int:
                **max((perft_rate(e, p, d, kind == "engine") for _ in range(args.repeat)),
                      key=lambda r: r["nodes_per_second"])}
               for e, p, d in (("classic", 4, 4), ("z-man-2019", 4, 4)) for kind in ("clone", "engine")]
-    info = {"python": platform.python_version(), "machine": platform.machine(),
-            "calibration_us": round(calibrate(args.repeat), 2), "games": args.games,
-            "protocol_games": args.protocol_games, "repeat": args.repeat, "fuzz": rows, "perft": perfts}
+    info = {**describe(args.repeat), "games": args.games, "protocol_games": args.protocol_games,
+            "repeat": args.repeat, "fuzz": rows, "perft": perfts}
     if args.json:
         print(json.dumps(info, indent=2))
         return 0
-    print(f"Python {info['python']} on {info['machine']}; calibration loop {info['calibration_us']} us; "
-          f"best of {args.repeat}")
+    print(f"Python {info['python']} on {info['machine']}; load average {info['load_average']}; "
+          f"calibration loop {info['calibration_us']} us; best of {args.repeat}")
     print(f"{'edition':11} {'n':>2} {'fuzz r/s':>9} {'actions/s':>9} {'lockstep r/s':>12} "
           f"{'protocol r/s':>12} {'rounds/game':>11}")
     for row in rows:
@@ -138,6 +177,27 @@ def main() -> int:
     for row in perfts:
         print(f"{row['edition']:11} {row['players']:>2} {row['depth']:>5} {row['tree']:>6} "
               f"{row['nodes']:>8} {row['nodes_per_second']:>8}")
+    return 0
+
+
+def places(args: argparse.Namespace) -> list[tuple[str, int]]:
+    """The (edition, player count) rows to fuzz, less those --edition and --players leave out."""
+    return [(e, p) for e, p in PLACES
+            if (args.edition is None or e in args.edition) and (args.players is None or p in args.players)]
+
+
+def count_instructions(args: argparse.Namespace) -> int:
+    """The --instructions report: the lockstep's instructions per round at every place."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("bench_fuzz: --instructions needs valgrind on the PATH")
+    rows = [{"edition": e, "players": p, "instructions_per_round": lockstep_instructions(e, p, args.games)}
+            for e, p in places(args)]
+    if args.json:
+        print(json.dumps({**describe(1), "games": args.games, "lockstep": rows}, indent=2))
+        return 0
+    print(f"lockstep alone, {args.games} tapes (seed 1), instructions per round counted by callgrind")
+    for row in rows:
+        print(f"{row['edition']:11} {row['players']:>2} {row['instructions_per_round']:>12}")
     return 0
 
 

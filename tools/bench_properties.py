@@ -8,7 +8,7 @@ also run against `llcheck serve` over the protocol. CPU seconds of this process 
 wall seconds (over the protocol, where the engine runs in another process) are reported with the
 number of actions the state machine applied: the best of several repeats.
 
-    python tools/bench_properties.py [--profile ci] [--repeat R] [--json]
+    python tools/bench_properties.py [--profile ci] [--repeat R] [--edition E ...] [--json]
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from llcheck.properties import property_names, run_properties  # noqa: E402
 from loveletter_ref import load_spec  # noqa: E402
 
 WHOLE_GAME = ("hidden-information", "replay")
+EDITIONS = ("classic", "z-man-2019", "premium")
 
 
 def actions_of(results: list[Any]) -> int:
@@ -57,11 +58,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", default="ci")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--edition", action="append", help="edition(s) to measure (default: all three)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     step_only = [name for name in property_names() if name not in WHOLE_GAME]
     rows = []
-    for edition in ("classic", "z-man-2019"):
+    for edition in args.edition or EDITIONS:
         spec = load_spec(edition)
         for players in range(spec.min_players, spec.max_players + 1):
             every = measure(ReferenceEngine, edition, players, args.profile, None, args.repeat,

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
-from casegen import cards, disputed, rounds, setup, z19  # noqa: E402
+from casegen import cards, disputed, premium, rounds, setup, z19  # noqa: E402
 from casegen.dsl import Ed, Json, edition  # noqa: E402
 
 from llcheck.harness.jsonfmt import dumps  # noqa: E402
@@ -32,6 +32,7 @@ Groups = dict[str, tuple[str, Callable[[Ed], list[Json]]]]
 LAYOUT: list[tuple[str, list[str], list[Groups]]] = [
     ("required", ["classic", "z-man-2019"], [setup.GROUPS, cards.GROUPS, rounds.GROUPS]),
     ("required", ["z-man-2019"], [z19.GROUPS]),
+    ("required", ["premium"], [premium.GROUPS]),
     ("disputed", ["classic", "z-man-2019"], [disputed.GROUPS]),
 ]
 """(status, editions, scenario groups) for every folder this script writes."""

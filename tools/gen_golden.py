@@ -32,7 +32,7 @@ from loveletter_ref.spec import Edition  # noqa: E402
 
 Json = dict[str, Any]
 
-EDITIONS = ("classic", "z-man-2019")
+EDITIONS = ("classic", "z-man-2019", "premium")
 GOLDEN = ROOT / "conformance" / "cases" / "golden"
 SEED = 2024
 """The default master seed; each game's seed is drawn from it by edition and player count."""

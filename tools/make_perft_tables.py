@@ -3,7 +3,9 @@
 
 For each edition and player count, a few deals shuffled from fixed seeds are counted depth by
 depth until the round is over in every line (the deal is then `complete`) or the next depth
-would hold more than --max-nodes nodes. Counting follows docs/perft.md.
+would hold more than --max-nodes nodes. Counting follows docs/perft.md. When those deals leave
+out a kind of decision the cards in play can ask for (a keep, a response to an offer, a choice
+of two players), the first later seed whose counted depths include it is added.
 
     python tools/make_perft_tables.py [--edition E ...] [--seeds 1 2] [--max-nodes N] [--check]
 
@@ -19,11 +21,22 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from llcheck.perft import Level, ReferenceTree, TableEntry, perft, seeded_deal, table_entry_json  # noqa: E402
+from llcheck.perft import (  # noqa: E402
+    Level,
+    ReferenceTree,
+    TableEntry,
+    decision_kinds,
+    perft,
+    seeded_deal,
+    table_entry_json,
+)
 from loveletter_ref import load_spec  # noqa: E402
+from loveletter_ref.spec import Edition  # noqa: E402
 
-EDITIONS = ("classic", "z-man-2019")
+EDITIONS = ("classic", "z-man-2019", "premium")
 ROOT = Path(__file__).resolve().parents[1]
+SEARCH = 400
+"""Seeds tried, after the listed ones, for a deal that shows a missing kind of decision."""
 
 
 def levels_within(tree: ReferenceTree, max_nodes: int) -> tuple[list[Level], bool]:
@@ -41,17 +54,49 @@ def levels_within(tree: ReferenceTree, max_nodes: int) -> tuple[list[Level], boo
         depth += 1
 
 
+def wanted_kinds(edition: Edition, players: int) -> set[str]:
+    """The kinds of decision the cards in a game of `players` can ask for."""
+    kinds = {"play"}
+    for card in edition.cards:
+        if card.count_for(players) == 0:
+            continue
+        for step in card.steps:
+            if step.kind == "draw_return":
+                kinds.add("keep")
+            elif step.kind == "offer_redraw":
+                kinds.add("respond")
+            elif step.kind == "choose" and step.clause.rule.get("count", 1) > 1:
+                kinds.add("targets")
+    return kinds
+
+
+def entry(edition: Edition, players: int, seed: int, max_nodes: int) -> tuple[TableEntry, set[str]]:
+    """The table entry of one seeded deal, and the kinds of decision its counted depths include."""
+    deal = seeded_deal(edition, players, seed, first_player=seed % players)
+    deal = type(deal)(deal.edition, players, deal.deck, deal.first_player,
+                      f"{edition.id}/{players}p/seed-{seed}")
+    tree = ReferenceTree(deal, edition)
+    levels, complete = levels_within(tree, max_nodes)
+    return TableEntry(deal, levels, complete), decision_kinds(tree, len(levels))
+
+
 def table(edition_id: str, seeds: list[int], max_nodes: int) -> dict[str, object]:
     """The table of one edition."""
     edition = load_spec(edition_id)
     deals = []
     for players in range(edition.min_players, edition.max_players + 1):
+        missing = wanted_kinds(edition, players)
         for seed in seeds:
-            deal = seeded_deal(edition, players, seed, first_player=seed % players)
-            deal = type(deal)(deal.edition, players, deal.deck, deal.first_player,
-                              f"{edition.id}/{players}p/seed-{seed}")
-            levels, complete = levels_within(ReferenceTree(deal, edition), max_nodes)
-            deals.append(table_entry_json(TableEntry(deal, levels, complete)))
+            found, kinds = entry(edition, players, seed, max_nodes)
+            deals.append(table_entry_json(found))
+            missing -= kinds
+        for seed in range(max(seeds) + 1, max(seeds) + 1 + SEARCH):
+            if not missing:
+                break
+            found, kinds = entry(edition, players, seed, max_nodes)
+            if kinds & missing:
+                deals.append(table_entry_json(found))
+                missing -= kinds
     return {
         "$schema": "../schema/perft.schema.json",
         "edition": edition.id,
@@ -64,7 +109,7 @@ def table(edition_id: str, seeds: list[int], max_nodes: int) -> dict[str, object
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--edition", action="append", help="edition(s) to write (default: both)")
+    parser.add_argument("--edition", action="append", help="edition(s) to write (default: all three)")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--max-nodes", type=int, default=6000)
     parser.add_argument("--check", action="store_true", help="only check the files are up to date")

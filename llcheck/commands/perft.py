@@ -46,7 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--edition", metavar="NAME|FILE", help="the edition of the deal")
     parser.add_argument("--players", type=int, help="player count of the deal")
     source = parser.add_mutually_exclusive_group()
-    source.add_argument("--deck", metavar="CARDS", help="the full deck, top first, comma-separated")
+    source.add_argument("--deck", metavar="CARDS",
+                        help="the full deck, top first, comma-separated (names keep their spaces)")
     source.add_argument("--seed", type=int, help="the deck the reference engine shuffles from this seed")
     source.add_argument("--table", nargs="?", const="all", metavar="EDITION|FILE",
                         help="check every deal of the published tables (default: all editions)")
@@ -94,12 +95,18 @@ def _deal(args: argparse.Namespace) -> tuple[Deal, Edition]:
     if not 0 <= args.first < args.players:
         raise UsageError(f"--first must be a seat (0-{args.players - 1})")
     if args.deck is not None:
-        cards = tuple(name.strip() for name in args.deck.replace(",", " ").split())
+        cards = _cards(args.deck)
         Game(edition, args.players).start_round(list(cards))
         return Deal(edition.id, args.players, cards, args.first), edition
     if args.seed is None:
         raise UsageError("give --deck CARDS or --seed S")
     return seeded_deal(edition, args.players, args.seed, args.first), edition
+
+
+def _cards(text: str) -> tuple[str, ...]:
+    """The card names of --deck: comma-separated (names may hold spaces), else space-separated."""
+    names = text.split(",") if "," in text else text.split()
+    return tuple(name.strip() for name in names if name.strip())
 
 
 def _open(args: argparse.Namespace) -> Engine:

@@ -63,6 +63,7 @@ def probe(edition_name: str, choices: dict[str, int], players: int, names: list[
         row["surprise"] = _surprise(row)
         results.append(row)
     return {"edition": edition.id, "players": players, "build_seconds": round(prover.build_seconds, 3),
+            "unsupported": prover.unsupported, "unmodelled": prover.unmodelled,
             "invariant": prover.invariant, "invariant_seconds": round(prover.invariant_seconds, 3),
             "invariant_failure": prover.invariant_failure or None, "results": results}
 
@@ -152,12 +153,16 @@ def run(args: argparse.Namespace) -> int:
 def _print(report: dict[str, Any]) -> None:
     if report["invariant"]:
         invariant = f"invariant proved by induction in {report['invariant_seconds']:.1f} s"
+    elif report["unsupported"]:
+        invariant = f"not encoded: {report['unsupported']}"
     elif report["invariant"] is None:
         invariant = "no round can be dealt"
     else:
         invariant = f"invariant not proved: {report['invariant_failure']}"
     print(f"{report['edition']}, {report['players']} players "
           f"(encoded in {report['build_seconds']:.1f} s; {invariant})")
+    for rule in report["unmodelled"]:
+        print(f"  not modelled (a round that reaches it proves nothing beyond it): {rule}")
     rows = report["results"]
     width = max(len(row["condition"]) for row in rows)
     first_silence = next((row for row in rows if row["group"] == "silences"), None)

@@ -127,7 +127,8 @@ def _ask(api: ModuleType, condition: Any, text: str, edition: Edition, label: st
     if status == "reachable" and verdict.witness is not None:
         result.reached.append(_steps(verdict.witness, edition))
     elif status != "unreachable" and not result.problem:
-        result.problem = f"z3 gave no answer for {n} players within {timeout:g} s"
+        why = getattr(verdict, "reason", None) or f"within {timeout:g} s"
+        result.problem = f"z3 gave no answer for {n} players ({why})"
     return True
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 from loveletter_ref import Action, Game
 from loveletter_ref.engine import view
@@ -61,7 +60,7 @@ class ReferenceEngine(Engine):
         return Reply(True, events, game.state())
 
     def legal_actions(self) -> list[Json]:
-        return [dict(_json_items(action)) for action in self._game().legal_actions()]
+        return [_json(action).copy() for action in self._game().legal_actions()]
 
     def apply(self, action: Json) -> Reply:
         game = self._game()
@@ -85,6 +84,7 @@ class ReferenceEngine(Engine):
 
 
 @lru_cache(maxsize=8192)
-def _json_items(action: Action) -> tuple[tuple[str, Any], ...]:
-    """An action's JSON fields, remembered: the same few hundred actions recur in every game."""
-    return tuple(action.to_json().items())
+def _json(action: Action) -> Json:
+    """An action's JSON form, remembered (the same few hundred actions recur in every game): hand
+    out copies only."""
+    return action.to_json()

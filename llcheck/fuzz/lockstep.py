@@ -100,12 +100,15 @@ class Lockstep:
         self.reference: Game = Game(edition, players)
         self.record = Record(players, 0, None)
         self.state: Json = {}
+        self.expected: Json | None = None
+        """The reference's state as last compared (None once the reference has moved on)."""
 
     # -- dealing ---------------------------------------------------------------------------
 
     def start(self, deck: list[str], first_player: int, tokens: Sequence[int] | None) -> None:
         """Start a game on both sides and compare the deal."""
         self.reference = Game(self.edition, self.players, first_player=first_player, tokens=tokens)
+        self.expected = None
         self.record = Record(self.players, first_player, tuple(tokens) if tokens is not None else None)
         self.record.rounds.append((list(deck), []))
         want = self.reference.start_round(deck)
@@ -116,6 +119,7 @@ class Lockstep:
     def next_round(self, deck: list[str]) -> None:
         """Deal the next round on both sides and compare."""
         self.record.rounds.append((list(deck), []))
+        self.expected = None
         want = self.reference.start_round(deck)
         self._dealt(self._call(lambda: self.engine.next_round(deck)), want)
 
@@ -191,6 +195,7 @@ class Lockstep:
     def play(self, action: Action) -> None:
         """Apply a legal action on both sides and compare."""
         self.record.rounds[-1][1].append(Step(action))
+        self.expected = None
         want = self.reference.apply_unchecked(action)
         reply = self._call(lambda: self.engine.apply(dict(as_json(action))), action.card)
         if not reply.accepted:
@@ -202,7 +207,7 @@ class Lockstep:
         """A player's view must be the reference's."""
         if not self.check_views:
             return
-        want = view(self.reference, seat)
+        want = view(self.reference, seat, self.expected)
         got = self._call(lambda: self.engine.view(seat))
         if got != want:
             want, got = strip_view(want), strip_view(got)
@@ -224,7 +229,7 @@ class Lockstep:
                                      f"{_at(expected, i)}, the engine sent {_at(got, i)}",
                            event_suspects(self.edition, want, got, card, at_start))
         state = reply.state if reply.state is not None else self._call(self.engine.state)
-        expected_state = self.reference.state()
+        expected_state = self.expected = self.reference.state()
         if self.ignore:
             state = {k: v for k, v in state.items() if k not in self.ignore}
             expected_state = {k: v for k, v in expected_state.items() if k not in self.ignore}

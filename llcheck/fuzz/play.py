@@ -10,6 +10,7 @@ caps how many actions are sent: shrinking it is what makes a replay short.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from loveletter_ref import Action, Game, IllegalActionError, Phase
 from loveletter_ref.engine.actions import KEEP, PLAY
@@ -68,7 +69,8 @@ class Tally:
 def play_game(step: Lockstep, horizon: int, tape: Tape, tally: Tally) -> None:
     """Play one game in lockstep, as the tape decides, sending at most `horizon` actions."""
     edition, players = step.edition, step.players
-    deck = [edition.names[c] for c in edition.deck(players)]
+    names = edition.names
+    deck = [names[c] for c in edition.deck(players)]
     first = tape.choose(players)
     tokens = None
     if step.engine.hello.can("games"):
@@ -111,20 +113,28 @@ def near_misses(game: Game, legal: list[Action]) -> list[Action]:
     return [a for a in _candidates(game) if a not in allowed]
 
 
-def _candidates(game: Game) -> list[Action]:
+def _candidates(game: Game) -> tuple[Action, ...]:
     names = game.tables.names
-    hand = sorted({names[c] for c in game.hands[game.current]})
-    if game.phase is Phase.KEEP:
+    hand = tuple(sorted({names[c] for c in game.hands[game.current]}))
+    return _candidates_for(game.edition, game.players, game.phase, hand)
+
+
+@lru_cache(maxsize=4096)
+def _candidates_for(edition: Edition, players: int, phase: Phase,
+                    hand: tuple[str, ...]) -> tuple[Action, ...]:
+    """The near misses for a player holding `hand` (card names, sorted) in `phase`."""
+    names = edition.names
+    if phase is Phase.KEEP:
         others = [n for n in names if n not in hand][:1]
-        return [Action(KEEP, hand[0]), *(Action(KEEP, n, returned=tuple(hand[1:])) for n in others)]
-    if game.phase is not Phase.PLAY:
-        return []
-    seats: list[int | None] = [None, *range(game.players)]
-    guesses: list[str | int | None] = [None, *_guessable(game.edition)]
+        return (Action(KEEP, hand[0]), *(Action(KEEP, n, returned=hand[1:]) for n in others))
+    if phase is not Phase.PLAY:
+        return ()
+    seats: list[int | None] = [None, *range(players)]
+    guesses: list[str | int | None] = [None, *_guessable(edition)]
     out = [Action(PLAY, card, target, guess) for card in hand for target in seats for guess in guesses
            if target is not None or guess is None]
     out += [Action(PLAY, name) for name in names if name not in hand]
-    return out
+    return tuple(out)
 
 
 def _guessable(edition: Edition) -> list[str | int]:

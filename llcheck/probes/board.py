@@ -43,10 +43,10 @@ def slot_at(hand: Sequence[Slot], index: BV) -> Slot:
     return out
 
 
-PHASES = ("start", "play", "after")
+PHASES = ("start", "play", "respond", "after")
 """When, within a turn, something happens: at its start (the turn's draw, part of the previous
-action), during the play action, or as the turn ends (with its last action: the next player's
-turn, or the round's end)."""
+action), during the play action, during the target's answer to an offer, or as the turn ends
+(with its last action: the next player's turn, or the round's end)."""
 
 
 class KeepChoice(NamedTuple):
@@ -74,8 +74,15 @@ class Board:
         self.gaps: dict[str, dict[str, Bool]] = {}
         self.gap_keys: dict[str, dict[str, Bool]] = {}
         self.seen: dict[str, Bool] = {}
+        self.seen_at: dict[str, dict[str, Bool]] = {}
+        """The observations by the phase of the turn in which they were made."""
         self.facts: list[Bool] = []
         self.keeping: Bool = FALSE
+        self.offered: Bool = FALSE
+        """The target of this turn's card was offered to discard and draw (a respond decision)."""
+        self.redraw: Bool = FALSE
+        self.halted: Bool = FALSE
+        """A token gained during this turn ended the game at once."""
         self.kept: BV = num(0, layout.card_bits)
         self.returned: list[Slot] = []
         self._keep_choice: KeepChoice | None = None
@@ -99,6 +106,10 @@ class Board:
         """Seat p is protected by a clause that blocks `block` (chosen_by_others, choosing_others)."""
         return either(*(self.s[f"shield{p}"] == num(i + 1, self.rnd.shield_bits)
                         for i, clause in enumerate(self.rnd.shields) if block in clause.rule["blocks"]))
+
+    def marked(self, p: int) -> Bool:
+        """Seat p is marked by a force-next-target step: the next card played must choose them."""
+        return self.s["forced"] == num(p + 1, self.s["forced"].size()) if "forced" in self.s else FALSE
 
     def value(self, card: BV) -> BV:
         """A card type's value."""
@@ -137,7 +148,10 @@ class Board:
 
     def note(self, name: str, when: Bool) -> None:
         """Record an observation (for the catalogue's queries), unless a gap came first."""
-        self.seen[name] = either(self.seen.get(name, FALSE), both(when, z3.Not(self.gap)))
+        happens = both(when, z3.Not(self.gap))
+        self.seen[name] = either(self.seen.get(name, FALSE), happens)
+        phases = self.seen_at.setdefault(name, {})
+        phases[self.phase] = either(phases.get(self.phase, FALSE), happens)
 
     def consult(self, key: str, clause: Clause | None, when: Bool) -> None:
         """The rule `key` decides something here; a silent (or missing) clause is a rule gap."""
@@ -162,6 +176,27 @@ class Board:
             order = [z3.BitVec(f"return{i}@{self.turn}", bits) for i in range(size - 1)]
             self._keep_choice = KeepChoice(z3.BitVec(f"keep@{self.turn}", bits), order)
         return self._keep_choice
+
+    def record_offer(self, when: Bool, redraw: Bool) -> None:
+        """Remember the respond decision for the witness."""
+        self.offered = either(self.offered, when)
+        self.redraw = redraw
+
+    def gain(self, x: BV, amount: int, when: Bool) -> None:
+        """Seat x gains tokens during the round; the game-end rule is consulted, and with
+        `mid_round: ends_game` reaching the target ends the game at once."""
+        rnd = self.rnd
+        game_end = rnd.rule("game_end")
+        self.consult(rnd.key("game_end"), game_end, when)
+        bits = rnd.token_bits
+        for p in range(self.layout.players):
+            self.set(f"won{p}", both(when, x == self.seat(p)), self.s[f"won{p}"] + num(amount, bits))
+        if game_end is None or game_end.silent or game_end.rule.get("mid_round") != "ends_game" \
+                or rnd.target is None:
+            return
+        reached = either(*(ule(num(rnd.target, bits), rnd.tokens[p] + self.s[f"won{p}"])
+                           for p in range(self.layout.players)))
+        self.halted = either(self.halted, both(when, z3.Not(self.gap), reached))
 
     def record_keep(self, when: Bool, kept: BV, returned: list[Slot]) -> None:
         """Remember the keep decision for the witness."""
@@ -230,10 +265,17 @@ class Board:
                 name = f"played{p}.{c}"
                 self.set(name, both(cond, card.card == num(c, self.layout.card_bits)),
                          self.s[name] + 1)
+            for c in rnd.piled:
+                name = f"piled{p}.{c}"
+                self.set(name, both(cond, card.card == num(c, self.layout.card_bits)), self.s[name] + 1)
             if rnd.totals:
                 name = f"total{p}"
                 add = fit(self.value(card.card), self.layout.total_bits)
                 self.set(name, cond, self.s[name] + add)
+            if rnd.highest:  # the highest value discarded, plus one (0: nothing discarded yet)
+                name = f"top{p}"
+                mine = fit(self.value(card.card), self.layout.value_bits + 1) + 1
+                self.set(name, both(cond, ult(self.s[name], mine)), mine)
         self.s["discards"] = self.s["discards"] + ite(both(when, card.present),
                                                       num(1, self.layout.index_bits),
                                                       num(0, self.layout.index_bits))
@@ -249,10 +291,17 @@ class Board:
 
     def eliminate(self, x: BV, when: Bool) -> None:
         """Knock seat x out: their hand goes to their discard pile without effect."""
+        seats = range(self.layout.players)
+        paying = [(clause, both(when, select(x, [self.s[f"flag{p}.{c}"] for p in seats])))
+                  for c, clause in self.rnd.token_out]
         elimination = self.layout.edition.general.get("elimination")
         self.consult(elimination.key if elimination else "elimination", elimination, when)
         for card in self.empty_hand(x, when):
             self.to_pile(x, card, when, played=False)
+        for clause, pays in paying:  # a card already discarded when its holder is knocked out pays
+            self.consult(clause.key, clause, pays)
+            if not clause.silent:
+                self.gain(x, clause.rule, pays)
         for p in range(self.layout.players):
             cond = both(when, x == self.seat(p))
             self.set(f"alive{p}", cond, FALSE)
@@ -295,20 +344,26 @@ class Board:
 
     def draw(self, x: BV, empty_deck: Clause | None, when: Bool) -> None:
         """Seat x draws: the top card, else the set-aside card when the rule allows, else a gap."""
+        if empty_deck is not None:
+            self.consult(empty_deck.key, empty_deck, both(when, self.deck_empty()))
+        aside = empty_deck is not None and not empty_deck.silent and empty_deck.rule == "set_aside"
+        key = empty_deck.key if empty_deck is not None else self.rnd.key("turn_draw")
+        self.draw_from(x, aside, key, when)
+
+    def draw_from(self, x: BV, aside: bool, key: str, when: Bool) -> None:
+        """Seat x draws the top card; on an empty pile the set-aside card if `aside` allows it,
+        else the round stops on a gap naming `key`."""
         empty = self.deck_empty()
         self.draw_top(x, both(when, z3.Not(empty)))
         from_aside = FALSE
-        if empty_deck is not None:
-            self.consult(empty_deck.key, empty_deck, both(when, empty))
-            if not empty_deck.silent and empty_deck.rule == "set_aside" and self.layout.set_aside:
-                from_aside = both(when, empty, self.s["aside"] != num(0, self.layout.index_bits))
+        if aside and self.layout.set_aside:
+            from_aside = both(when, empty, self.s["aside"] != num(0, self.layout.index_bits))
         if not from_aside.eq(FALSE):
             aside = self.s["aside"] - 1
             card = Slot(TRUE, aside, select(aside, self.rnd.deal[:self.layout.set_aside]))
             self.set("aside", from_aside, aside)
             self.append(x, card, from_aside)
             self.note("set_aside_drawn", from_aside)
-        key = empty_deck.key if empty_deck is not None else self.rnd.key("turn_draw")
         self.stop("no_card", key, both(when, empty, z3.Not(from_aside)))
 
     def bury(self, card: Slot, when: Bool) -> None:

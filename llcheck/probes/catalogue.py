@@ -25,7 +25,7 @@ from .invariants import misplaced
 from .layout import Layout
 from .playback import Json, Playback
 from .terms import Bool, at_least, both, either, num
-from .unroll import RoundEncoding
+from .unroll import RoundEncoding, extra_tokens
 
 IMPOSSIBLE, POSSIBLE, OPEN = "impossible", "possible", "open"
 GROUPS = (IMPOSSIBLE, POSSIBLE, OPEN)
@@ -135,7 +135,7 @@ def overpaid(rnd: RoundEncoding) -> Bool:
     sharing = tie is not None and not tie.silent and "all_win" in tie.rule
     round_tokens = rnd.rule("round_tokens")
     per_win = round_tokens.rule if round_tokens is not None and not round_tokens.silent else 0
-    bonus = sum(c.rule["amount"] for _, c in layout.tables.bonuses if not c.silent)
+    bonus = extra_tokens(layout.edition, layout.players)
     cap = per_win * (layout.players if sharing else 1) + bonus
     too_much = [z3.UGT(g, num(ending.most_per_seat, bits)) for g in gains]
     return both(ending.done, either(*too_much, z3.UGT(sum(gains, num(0, bits)), num(cap, bits))))
@@ -179,7 +179,7 @@ def outlasted(playback: Playback) -> bool:
 
 def hand_sizes_off(playback: Playback) -> bool:
     last = playback.last
-    if playback.gap is not None or last is None or last.after["phase"] == "keep":
+    if playback.gap is not None or last is None or last.after["phase"] in ("keep", "respond"):
         return False
     state = last.after
     for seat, hand in enumerate(state["hands"]):
@@ -233,7 +233,7 @@ def overpaid_in_engine(playback: Playback) -> bool:
             tokens[event["player"]] += event["amount"]
     tie = edition.general["tie"]
     per_win = edition.general["round_tokens"].rule
-    bonuses = sum(c.bonus.rule["amount"] for c in edition.cards if c.bonus is not None and not c.bonus.silent)
+    bonuses = extra_tokens(edition, playback.record["players"])
     sharing = not tie.silent and "all_win" in tie.rule
     cap = per_win * (playback.record["players"] if sharing else 1) + bonuses
     return any(v > per_win + bonuses for v in tokens.values()) or sum(tokens.values()) > cap
@@ -282,11 +282,15 @@ def played_by_seat(playback: Playback) -> Counter[tuple[int, str]]:
 
 
 def three_tied(playback: Playback) -> bool:
+    """Three or more players tie at the showdown: no other hand beats theirs (the engine's rule)."""
+    game = playback.game
+
     def tied(event: Json) -> bool:
-        if event["reason"] != "showdown":
+        if event["reason"] != "showdown" or game is None:
             return False
-        values = [playback.edition.card(c).value for c in event["hands"] if c is not None]
-        return values.count(max(values)) >= 3
+        alive = [seat for seat, card in enumerate(event["hands"]) if card is not None]
+        scores = {seat: game.showdown_value(seat) for seat in alive}
+        return sum(1 for a in alive if not any(game._beats(b, a, scores) for b in alive if b != a)) >= 3
     return showed_round_end(playback, tied)
 
 
@@ -383,6 +387,22 @@ def needs_property(attribute: str, what: str, test: Callable[[Layout, Card], boo
     return applies
 
 
+def draws_set_aside(layout: Layout) -> str | None:
+    """Applicable when a rule of this deck draws the set-aside card on an empty pile (a discard-and-
+    draw or redraw step's `empty_deck`, or a counter's)."""
+    for card in layout.edition.cards:
+        if not card.count_for(layout.players):
+            continue
+        rules = [s.modifiers.get("empty_deck") for s in card.steps] + [card.counter]
+        for clause in rules:
+            if clause is None or clause.silent:
+                continue
+            if clause.rule == "set_aside" or (isinstance(clause.rule, dict)
+                                              and clause.rule.get("empty_deck") == "set_aside"):
+                return None
+    return "no rule of this deck draws the set-aside card"
+
+
 def needs_players(least: int) -> Callable[[Layout], str | None]:
     def applies(layout: Layout) -> str | None:
         return None if layout.players >= least else f"needs at least {least} players"
@@ -451,10 +471,7 @@ CATALOGUE: tuple[Query, ...] = (
           "Can a discard-and-draw effect resolve on an empty pile, so that the set-aside card is drawn?",
           "The one moment the set-aside card enters play; engines must draw it, not crash or skip.",
           lambda rnd: seen(rnd, "set_aside_drawn", "play"),
-          drew_set_aside, always,
-          needs_kind("discard_draw", "a discard-and-draw rule drawing the set-aside card",
-                     lambda step: step.modifiers.get("empty_deck") is not None
-                     and step.modifiers["empty_deck"].rule == "set_aside")),
+          drew_set_aside, always, draws_set_aside),
     Query("draw-return-short", POSSIBLE,
           "Can a draw-and-return card be played with fewer cards left than it draws (but some)?",
           "It then draws what there is and returns as many; the short-deck rule decides it.",

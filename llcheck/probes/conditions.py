@@ -9,17 +9,17 @@ the same situation on the engine's replay of that witness, during its last call.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import z3
 
 from .layout import Layout
 from .playback import Playback, play, silenced
-from .terms import TRUE, Bool, both, either
+from .terms import TRUE, Bool, both, either, num
 from .unroll import RoundEncoding, Turn
 
-PHASE_ORDER = {"start": 0, "play": 1, "after": 2, "end": 3, "next": 4}
+PHASE_ORDER = {"start": 0, "play": 1, "respond": 2, "after": 3, "end": 4, "next": 5}
 
 
 @dataclass(frozen=True)
@@ -80,19 +80,29 @@ def at_end(rnd: RoundEncoding, formula: Bool) -> list[Happening]:
 
 
 def seen(rnd: RoundEncoding, name: str, phase: str) -> list[Happening]:
-    """The turns in which the encoding observed `name`."""
-    return [Happening(turn.seen[name], turn.index, phase) for turn in rnd.turns if name in turn.seen]
+    """The turns in which the encoding observed `name` (in `phase`, or a later decision of the same
+    action: the target's answer to an offer)."""
+    out = []
+    for turn in rnd.turns:
+        for where, when in turn.seen_at.get(name, {}).items():
+            out.append(Happening(when, turn.index, where if where == "respond" else phase))
+    return out
 
 
-SETUP_KINDS = ("set_aside", "face_up", "deal")
-"""General rules consulted once, when the round is dealt. (The deck and the first player are
-inputs of a round: the engine never consults `deck_size` or `first_player`.)"""
+SETUP_KINDS = ("deck_size", "set_aside", "face_up", "deal")
+"""General rules consulted once, when the round is dealt. (The first player is an input of a
+round: the engine never consults `first_player`.)"""
+
+TOKEN_KINDS = frozenset({"game_end", "tokens_to_win", "next_first", "round_tokens", "bonus_token",
+                         "token_if_eliminated"})
+"""Rule kinds whose consultation depends on the tokens the players hold before the round."""
 
 ENGINE_RAISES_WHEN_SILENT = frozenset({
     "choose", "no_target", "no_valid_target", "look", "compare", "on_tie", "protect", "discard_draw",
     "empty_deck", "draw_return", "short_deck", "trade", "out_if_discarded", "bonus_token", "set_aside",
     "face_up", "deal", "turn_order", "last_standing", "all_eliminated", "deck_empty", "showdown", "tie",
-    "round_tokens", "tokens_to_win", "game_end", "next_first",
+    "round_tokens", "tokens_to_win", "game_end", "next_first", "predict", "force_next_target", "offer_redraw",
+    "token_if_eliminated", "deck_size",
 })
 """Rule kinds the reference engine consults through `Clause.need()`: silenced, they raise RuleGapError
 where the probes say the rule applies. (It applies `turn_draw`, `turn_play`, `elimination` and
@@ -101,15 +111,32 @@ than stopping on a gap.)"""
 
 
 class ClauseApplies(Condition):
-    """The clause with this key (card rule or general rule) decides something during the round."""
+    """The clause with this key (card rule or general rule) decides something during the round.
 
-    def __init__(self, key: str):
+    The players start the round with `tokens` when given; otherwise with any tokens below the
+    target for a rule that depends on them (the game's end, the next round's first player,
+    tokens paid), and with none for the others.
+    """
+
+    uses_tokens = True
+
+    def __init__(self, key: str, tokens: Sequence[int] | None = None):
         self.key = key
+        self.tokens = None if tokens is None else tuple(tokens)
         self.name = f"clause-applies:{key}"
 
     def happenings(self, rnd: RoundEncoding) -> list[Happening]:
         clause = rnd.edition.clause_by_key(self.key)
         kind = clause.kind if clause is not None else None
+        if self.tokens is not None:
+            start = both(*(t == num(v, t.size()) for t, v in zip(rnd.tokens, self.tokens, strict=True)))
+        elif kind in TOKEN_KINDS:
+            start = TRUE
+        else:
+            start = both(*(t == num(0, t.size()) for t in rnd.tokens))
+        return [Happening(both(start, h.when), h.turn, h.phase) for h in self._happenings(rnd, kind)]
+
+    def _happenings(self, rnd: RoundEncoding, kind: str | None) -> list[Happening]:
         if kind in SETUP_KINDS:
             return [Happening(TRUE, 0, "start")]
         out = []
@@ -136,7 +163,13 @@ class ClauseApplies(Condition):
             return gap_named(playback, full)
         if clause.kind not in ENGINE_RAISES_WHEN_SILENT:
             return None
-        quiet = play(silenced(edition, self.key), playback.record)
+        record = playback.record
+        if clause.kind == "look":  # silenced, a look step names nobody to look at
+            mine = clause.card
+            rounds = [{**r, "actions": [{k: v for k, v in a.items() if k != "look" or a["card"] != mine}
+                                        for a in r["actions"]]} for r in record["rounds"]]
+            record = {**record, "rounds": rounds}
+        quiet = play(silenced(edition, self.key), record)
         return quiet.refused or gap_named(quiet, full, silenced_first=True)
 
 
@@ -153,6 +186,7 @@ def gap_named(playback: Playback, clause_id: str, silenced_first: bool = False) 
     return None
 
 
-def clause_applies(key: str) -> Condition:
-    """The condition: the clause `key` (e.g. ``baron.tie``, ``round.tie``) decides something."""
-    return ClauseApplies(key)
+def clause_applies(key: str, tokens: Sequence[int] | None = None) -> Condition:
+    """The condition: the clause `key` (e.g. ``baron.tie``, ``round.tie``) decides something, in a
+    round the players start with `tokens` (default: any below the target when they matter)."""
+    return ClauseApplies(key, tokens)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import z3
 
 from .board import Board
-from .terms import BV, FALSE, Bool, at_least, both, either, exactly, ite, num, ule
+from .terms import BV, FALSE, Bool, at_least, both, either, exactly, fit, ite, num, ule, ult, width
 
 if TYPE_CHECKING:
     from .unroll import RoundEncoding
@@ -29,7 +29,9 @@ class Ending:
         board.phase = "after"
         self.rnd, self.board = rnd, board
         n = layout.players
-        self.over: Bool = both(z3.Not(state["run"]), z3.Not(state["gap"]))
+        self.over: Bool = both(z3.Not(state["run"]), z3.Not(state["gap"]), z3.Not(state.get("halt", FALSE)))
+        self.halted: Bool = both(state.get("halt", FALSE), z3.Not(state["gap"]))
+        """The game ended during the round (a token gained mid-round reached the target)."""
         self.alive = [board.alive(p) for p in range(n)]
         one, several = exactly(self.alive, 1), at_least(self.alive, 2)
         self.everyone_out = both(self.over, z3.Not(either(*self.alive)))
@@ -48,14 +50,41 @@ class Ending:
         self.facts = board.facts
         self.done = both(self.over, z3.Not(board.gap))
 
+    def _scores(self) -> list[BV]:
+        """Each seat's showdown value: its card's value plus the bonus of each copy in its discard pile."""
+        board, rnd = self.board, self.rnd
+        layout, cards = rnd.layout, rnd.edition.cards
+        bonus = {c: clause.rule for c in rnd.piled if (clause := cards[c].showdown_bonus) is not None}
+        bits = width(max(layout.values) + sum(b * layout.counts[c] for c, b in bonus.items()) + 1)
+        scores = []
+        for p in range(layout.players):
+            score = fit(board.value(board.s[f"card{p}"]), bits)
+            for c, b in bonus.items():
+                score = score + fit(board.s[f"piled{p}.{c}"], bits) * b
+            scores.append(score)
+        return scores
+
+    def _loses(self, mine: BV, theirs: BV) -> Bool:
+        """The card `mine` loses at the showdown to the card `theirs` whatever the values."""
+        bits = self.rnd.layout.card_bits
+        return either(*(both(mine == num(card.index, bits), theirs == num(other, bits))
+                        for card in self.rnd.edition.cards for other in sorted(card.loses_to)))
+
+    def _beats(self, p: int, q: int, scores: list[BV]) -> Bool:
+        """At the showdown, seat p's hand beats seat q's (the engine's `_beats`)."""
+        mine, theirs = self.board.s[f"card{p}"], self.board.s[f"card{q}"]
+        return both(z3.Not(self._loses(mine, theirs)),
+                    either(self._loses(theirs, mine), ult(scores[q], scores[p])))
+
     def _showdown(self, when: Bool) -> list[Bool]:
-        """Who wins the showdown: the highest hand value, then the tie chain."""
+        """Who wins the showdown: the highest hand, then the tie chain."""
         board, rnd = self.board, self.rnd
         n = rnd.layout.players
         board.consult(rnd.key("showdown"), rnd.rule("showdown"), when)
-        values = [board.value(board.s[f"card{p}"]) for p in range(n)]
-        best = [both(self.alive[p], *(z3.Implies(self.alive[q], ule(values[q], values[p])) for q in range(n)))
-                for p in range(n)]
+        scores = self._scores()
+        best = [both(self.alive[p], *(z3.Not(both(self.alive[q], self._beats(q, p, scores)))
+                                      for q in range(n) if q != p)) for p in range(n)]
+        board.stop("no_highest", rnd.key("showdown"), both(when, z3.Not(either(*best))))
         self.tied_at_showdown = [both(when, b) for b in best]
         tie = rnd.rule("tie")
         undecided = both(when, at_least(best, 2))
@@ -64,10 +93,11 @@ class Ending:
             return best
         winners, current = best, best
         for rule in tie.rule:
-            if rule == "discard_total":
-                totals = [board.s[f"total{p}"] for p in range(n)]
-                top = [both(current[p], *(z3.Implies(current[q], ule(totals[q], totals[p]))
-                                          for q in range(n))) for p in range(n)]
+            if rule in ("discard_total", "highest_discard"):
+                field = "total" if rule == "discard_total" else "top"
+                marks = [board.s[f"{field}{p}"] for p in range(n)]
+                top = [both(current[p], *(z3.Implies(current[q], ule(marks[q], marks[p])) for q in range(n)))
+                       for p in range(n)]
                 single = exactly(top, 1)
                 winners = [ite(both(undecided, single), top[p], winners[p]) for p in range(n)]
                 current = top
@@ -80,6 +110,22 @@ class Ending:
         board.stop("open_tie", tie.key, undecided)
         return winners
 
+    def _predictions(self, gains: list[BV]) -> list[BV]:
+        """Each prediction of a round winner pays its player (whether or not they are still in)."""
+        board, rnd = self.board, self.rnd
+        n, bits = rnd.layout.players, rnd.token_bits
+        for c, clause in rnd.predicting:
+            for j in range(rnd.layout.counts[c]):
+                by, on = board.s[f"predictor{c}.{j}"], board.s[f"prediction{c}.{j}"]
+                right = both(self.over, either(*(both(on == num(p + 1, on.size()), self.winners[p])
+                                                 for p in range(n))))
+                board.consult(clause.key, clause, right)
+                pay = clause.rule["amount"]
+                paid = [both(right, by == num(p + 1, by.size())) for p in range(n)]
+                gains = [gains[p] + ite(paid[p], num(pay, bits), num(0, bits)) for p in range(n)]
+                self.most_per_seat += pay
+        return gains
+
     def _tokens(self) -> list[BV]:
         """Each seat's tokens gained this round: the round's win and every bonus paid."""
         board, rnd = self.board, self.rnd
@@ -89,6 +135,7 @@ class Ending:
         per_win = amount.rule if amount is not None and not amount.silent else 0
         gains = [ite(self.winners[p], num(per_win, bits), num(0, bits)) for p in range(n)]
         self.most_per_seat = per_win
+        gains = self._predictions(gains)
         for card, clause in layout.tables.bonuses:
             if not layout.counts[card]:
                 continue
@@ -105,6 +152,12 @@ class Ending:
             self.reached = [FALSE] * n
         else:
             self.reached = [both(self.over, z3.Not(board.gap),
-                                 ule(num(rnd.target, bits), rnd.tokens[p] + gains[p])) for p in range(n)]
-        board.consult(rnd.key("game_end"), rnd.rule("game_end"), either(*self.reached))
+                                 ule(num(rnd.target, bits), rnd.tokens[p] + state_won(board, p) + gains[p]))
+                            for p in range(n)]
+        board.consult(rnd.key("game_end"), rnd.rule("game_end"), at_least(self.reached, 2))
         return gains
+
+
+def state_won(board: Board, p: int) -> BV:
+    """The tokens seat p gained during the round (zero when no rule pays during a round)."""
+    return board.s.get(f"won{p}", num(0, board.rnd.token_bits))

@@ -4,8 +4,10 @@ An encoder gets the compiled `Step` (its clause and modifiers) and turns it into
 of the `Board`. `check` states what makes a play of the card legal (the reference engine's
 `check`, before the card leaves the hand); `apply` is the effect, run in the card's step order
 while the play is live (not stopped, the player still in). A new rule kind is supported by
-registering one more class with `@encoder("kind")`; a spec using a kind without an encoder is
-refused with `ProbeError` naming the clause.
+registering one more class with `@encoder("kind")`. A step of a kind without an encoder, or with
+a parameter its encoder does not model, makes the whole card `Unmodelled`: playing it stops the
+round on a gap of the category ``unmodelled`` (the prover then answers ``unknown`` wherever such
+a play is reachable), never a guess.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ import z3
 from loveletter_ref.spec import Clause, Step
 
 from .board import Board, Slot, slot_at
-from .layout import ProbeError
-from .terms import BV, FALSE, Bool, both, either, ite, num, ult
+from .layout import Unsupported
+from .terms import BV, FALSE, Bool, both, either, fit, ite, num, ult
 
 
 @dataclass
@@ -34,7 +36,20 @@ class Play:
     target: BV
     has_target: Bool
     guess: BV
+    target2: BV
+    """The second chosen player of a card that chooses two (after `target` in seat order)."""
+    has_target2: Bool
+    look2: Bool
+    """A card that looks at one of its two chosen players looks at the second."""
+    redraw: Bool
+    """The target's answer to an offer to discard their hand and draw."""
     stopped: Bool = FALSE
+    hit: Bool = FALSE
+    """The card's guess was right."""
+
+    def targets(self) -> list[tuple[Bool, BV]]:
+        """The chosen players: (chosen, seat) for the first and the second."""
+        return [(self.has_target, self.target), (self.has_target2, self.target2)]
 
     def live(self, board: Board) -> Bool:
         """The card's next step runs: it was played, nothing stopped it, its player is still in."""
@@ -54,17 +69,17 @@ class StepEncoder:
         self.card = card
         for name, modifier in step.modifiers.items():
             if name not in self.modifiers:
-                raise ProbeError(f"{modifier.id}: the probes have no encoder for the {name!r} modifier "
-                                 f"of {self.kind!r}")
+                raise Unsupported(f"{modifier.id}: the probes have no encoder for the {name!r} modifier "
+                                  f"of {self.kind!r}")
         if not self.clause.silent:
             self.validate(self.clause.rule)
 
     def validate(self, rule: object) -> None:
-        """Refuse parameters the encoder does not model (ProbeError)."""
+        """Refuse parameters the encoder does not model (Unsupported)."""
 
-    def refuse(self, what: str) -> ProbeError:
-        """The error for a parameter value this encoder does not model."""
-        return ProbeError(f"{self.clause.id}: the probes do not model {self.kind} {what} yet")
+    def refuse(self, what: str) -> Unsupported:
+        """The exception for a parameter value this encoder does not model."""
+        return Unsupported(f"{self.clause.id}: the probes do not model {self.kind} {what} yet")
 
     def modifier(self, name: str) -> Clause | None:
         """A modifier clause of this step, if the card states one."""
@@ -96,16 +111,59 @@ def encoder(kind: str) -> Callable[[type[StepEncoder]], type[StepEncoder]]:
 
 
 def encoder_for(step: Step, card: int) -> StepEncoder:
-    """The encoder of one step; ProbeError when its kind has none."""
+    """The encoder of one step; Unsupported when its kind has none."""
     cls = STEPS.get(step.kind)
     if cls is None:
-        raise ProbeError(f"{step.clause.id}: the probes have no encoder for the rule kind {step.kind!r}")
+        raise Unsupported(f"{step.clause.id}: the probes have no encoder for the rule kind {step.kind!r}")
     return cls(step, card)
+
+
+class Unmodelled(StepEncoder):
+    """A card with a step the probes do not model: its play stops the round on an ``unmodelled``
+    gap, before any of its effects, so that nothing after it is claimed either way."""
+
+    kind = "unmodelled"
+
+    def __init__(self, card: int, reason: str):
+        self.card = card
+        self.reason = reason
+
+    def apply(self, board: Board, play: Play) -> None:
+        board.stop("unmodelled", f"unmodelled:{self.reason}", play.when)
+
+
+GROUP_STEPS = frozenset({"trade", "look"})
+"""The steps a card that chooses two players may have besides `choose` (reading its group)."""
+
+
+def program(card: int, steps: tuple[Step, ...]) -> list[StepEncoder]:
+    """A card's steps as encoders, or one `Unmodelled` stand-in when any step is not modelled."""
+    try:
+        encoders = [encoder_for(step, card) for step in steps]
+        _check_group(encoders)
+        return encoders
+    except Unsupported as exc:
+        return [Unmodelled(card, str(exc))]
+
+
+def _check_group(encoders: list[StepEncoder]) -> None:
+    """Unsupported unless a card's steps read its chosen players the way the probes model: one
+    target, or (choosing two) only trading or looking among them."""
+    group = any(isinstance(e, Choose) and e.count == 2 for e in encoders)
+    for e in encoders:
+        if e.clause.silent or isinstance(e, Choose):
+            continue
+        wants_group = e.clause.rule in ("targets", "one_of_targets")
+        if group and (e.kind not in GROUP_STEPS or not wants_group) or not group and wants_group:
+            raise Unsupported(f"{e.clause.id}: the probes do not model {e.kind} {e.clause.rule!r} on a card "
+                              f"choosing {'two players' if group else 'one player'}")
 
 
 @encoder("choose")
 class Choose(StepEncoder):
-    """Choose one player still in the round, never one protected against others; else the fallback.
+    """Choose one player still in the round (or, with `count: 2`, from `at_least` to two different
+    ones, in seat order), never one protected against others; else the fallback. A player marked
+    by a force-next-target step must be among them when they may be chosen.
 
     The player on turn is never protected when they play (protection ends at the start of their
     own turn), so a shield that blocks *choosing* others never restricts them.
@@ -115,8 +173,13 @@ class Choose(StepEncoder):
 
     def validate(self, rule: object) -> None:
         assert isinstance(rule, dict)
-        if rule.get("count", 1) != 1:
-            raise self.refuse("of several players")
+        if rule.get("count", 1) not in (1, 2):
+            raise self.refuse(f"of {rule['count']} players")
+
+    @property
+    def count(self) -> int:
+        """How many players the card chooses at most."""
+        return 1 if self.clause.silent else self.clause.rule.get("count", 1)
 
     def fallback(self, board: Board) -> Clause:
         """What applies when nobody may be chosen: the card's own modifier, else the general rule."""
@@ -130,19 +193,58 @@ class Choose(StepEncoder):
         to_self = self.clause.rule["who"] == "any"
         valid = [either(other, both(z3.BoolVal(to_self), actor == board.seat(p)))
                  for p, other in enumerate(board.unblocked_others(actor))]
-        anyone = either(*valid)
         fallback = self.fallback(board)
-        board.consult(fallback.key, fallback, both(play.when, z3.Not(anyone)))
         fallback_self = not fallback.silent and fallback.rule == "self"
-        board.facts += [
+        if self.count == 1:
+            anyone = either(*valid)
+            facts = self._one(board, play, valid, anyone, fallback_self)
+        else:
+            if fallback_self:
+                raise self.refuse("of two players with a fallback to the player themself")
+            anyone, facts = self._two(board, play, valid)
+        board.consult(fallback.key, fallback, both(play.when, z3.Not(anyone)))
+        board.facts += facts
+        protected = [board.blocked(p, "chosen_by_others") for p in range(layout.players)]
+        for aimed, seat in play.targets():
+            chosen = either(*(both(seat == board.seat(p), protected[p]) for p in range(layout.players)))
+            board.note("chose_protected", both(play.when, aimed, seat != actor, chosen))
+
+    def _one(self, board: Board, play: Play, valid: list[Bool], anyone: Bool,
+             fallback_self: bool) -> list[Bool]:
+        """One chosen player: any valid one (the marked one when valid), else the fallback."""
+        forced = [both(board.marked(p), valid[p]) for p in range(board.layout.players)]
+        return [
             z3.Implies(play.when, play.has_target == either(anyone, z3.BoolVal(fallback_self))),
             z3.Implies(both(play.when, anyone),
                        either(*(both(ok, play.target == board.seat(p)) for p, ok in enumerate(valid)))),
-            z3.Implies(both(play.when, z3.Not(anyone), z3.BoolVal(fallback_self)), play.target == actor),
+            z3.Implies(both(play.when, z3.Not(anyone), z3.BoolVal(fallback_self)), play.target == play.actor),
+            *(z3.Implies(both(play.when, f), play.target == board.seat(p)) for p, f in enumerate(forced)),
         ]
-        protected = [board.blocked(p, "chosen_by_others") for p in range(layout.players)]
-        chosen = either(*(both(play.target == board.seat(p), protected[p]) for p in range(layout.players)))
-        board.note("chose_protected", both(play.when, play.has_target, play.target != actor, chosen))
+
+    def _two(self, board: Board, play: Play, valid: list[Bool]) -> tuple[Bool, list[Bool]]:
+        """From `at_least` to two valid players in seat order (one including the marked player
+        when such a group exists); with no such group, nobody."""
+        n = board.layout.players
+        least = self.clause.rule.get("at_least", 2)
+        pairs = [both(valid[a], valid[b]) for a in range(n) for b in range(a + 1, n)]
+        anyone = either(*valid) if least == 1 else either(*pairs)
+        first = [both(play.target == board.seat(p), valid[p]) for p in range(n)]
+        second = [both(play.target2 == board.seat(p), valid[p]) for p in range(n)]
+        facts = [
+            z3.Implies(play.when, play.has_target == anyone),
+            z3.Implies(both(play.when, anyone), either(*first)),
+            z3.Implies(both(play.when, play.has_target2),
+                       both(either(*second), ult(play.target, play.target2))),
+            z3.Implies(play.when, z3.Implies(play.has_target2, play.has_target)),
+        ]
+        if least == 2:
+            facts.append(z3.Implies(play.when, play.has_target2 == anyone))
+        for p in range(n):
+            others = either(*(valid[q] for q in range(n) if q != p))
+            group = both(board.marked(p), valid[p]) if least == 1 else both(board.marked(p), valid[p], others)
+            facts.append(z3.Implies(both(play.when, group), either(
+                play.target == board.seat(p), both(play.has_target2, play.target2 == board.seat(p)))))
+        return anyone, facts
 
     def apply(self, board: Board, play: Play) -> None:
         fallback = self.fallback(board)
@@ -150,6 +252,27 @@ class Choose(StepEncoder):
         board.consult(fallback.key, fallback, nobody)
         board.note("no_effect", nobody)
         play.stopped = either(play.stopped, nobody)
+        for card, counter in board.rnd.countered:
+            if self.card in board.layout.edition.cards[card].counters:
+                for aimed, seat in play.targets():
+                    self.countered(board, play, card, counter, both(aimed, seat != play.actor), seat)
+
+    def countered(self, board: Board, play: Play, card: int, counter: Clause, aimed: Bool, seat: BV) -> None:
+        """A chosen player holding a card that counters this one reacts: the card's player is out,
+        the holder discards the counter card and draws; the played card's effect stops."""
+        bits = board.layout.card_bits
+        holds = either(*(both(s.present, s.card == num(card, bits)) for s in board.hand_of(seat)))
+        hit = both(play.live(board), aimed, holds)
+        board.consult(counter.key, counter, hit)
+        if counter.silent:
+            return
+        board.note("countered", hit)
+        board.eliminate(play.actor, hit)
+        for slot in board.empty_hand(seat, hit):
+            board.discard(seat, slot, both(hit, slot.present))
+        aside = counter.rule.get("empty_deck") == "set_aside"
+        board.draw_from(seat, aside, counter.key, both(hit, board.alive_at(seat)))
+        play.stopped = either(play.stopped, hit)
 
 
 @encoder("guess")
@@ -158,7 +281,7 @@ class Guess(StepEncoder):
 
     def validate(self, rule: object) -> None:
         assert isinstance(rule, dict)
-        if rule["on_hit"] != "eliminate":
+        if rule["on_hit"] not in ("eliminate", "gain_token"):
             raise self.refuse(f"on_hit: {rule['on_hit']}")
 
     def options(self, board: Board) -> list[int]:
@@ -184,16 +307,22 @@ class Guess(StepEncoder):
         held = board.first_card(play.target)
         named = board.value(held) if self.clause.rule["by"] == "value" else held
         bits = max(named.size(), play.guess.size())
-        hit = z3.ZeroExt(bits - named.size(), named) == z3.ZeroExt(bits - play.guess.size(), play.guess)
-        board.eliminate(play.target, both(live, hit))
+        right = z3.ZeroExt(bits - named.size(), named) == z3.ZeroExt(bits - play.guess.size(), play.guess)
+        hit = both(live, right)
+        play.hit = hit
+        if self.clause.rule["on_hit"] == "eliminate":
+            board.eliminate(play.target, hit)
+        else:
+            board.gain(play.actor, 1, hit)
 
 
 @encoder("look")
 class Look(StepEncoder):
-    """The player privately sees the target's hand: nothing changes on the table."""
+    """The player privately sees the target's hand (each chosen player's, or the one of the two
+    they name): nothing changes on the table."""
 
     def validate(self, rule: object) -> None:
-        if rule != "target":
+        if rule not in ("target", "targets", "one_of_targets"):
             raise self.refuse(f"{rule!r}")
 
 
@@ -319,7 +448,58 @@ class DrawReturn(StepEncoder):
 
 @encoder("trade")
 class Trade(StepEncoder):
-    """The player and the target exchange hands."""
+    """The player and the target (or the two chosen players) exchange hands."""
+
+    def validate(self, rule: object) -> None:
+        if rule not in ("target", "targets"):
+            raise self.refuse(f"{rule!r}")
+
+    def apply(self, board: Board, play: Play) -> None:
+        live = play.live(board)
+        board.consult(self.clause.key, self.clause, live)
+        if self.clause.silent:
+            return
+        pair = (play.actor, play.target) if self.clause.rule == "target" else (play.target, play.target2)
+        first, second = pair
+        mine, theirs = board.hand_of(first), board.hand_of(second)
+        board.set_hand(first, theirs, live)
+        board.set_hand(second, mine, live)
+
+
+@encoder("offer_redraw")
+class OfferRedraw(StepEncoder):
+    """The target (still in; after a right guess when so ruled) decides whether to discard their
+    hand and draw, as a discard-and-draw does (`empty_deck` decides an empty pile)."""
+
+    modifiers = ("empty_deck",)
+
+    def validate(self, rule: object) -> None:
+        assert isinstance(rule, dict)
+        if rule["when"] not in ("hit", "always"):
+            raise self.refuse(f"when: {rule['when']}")
+
+    def apply(self, board: Board, play: Play) -> None:
+        live = play.live(board)
+        board.consult(self.clause.key, self.clause, live)
+        if self.clause.silent:
+            return
+        offered = both(live, play.has_target, board.alive_at(play.target))
+        if self.clause.rule["when"] == "hit":
+            offered = both(offered, play.hit)
+        board.record_offer(offered, play.redraw)
+        board.phase = "respond"
+        redraw = both(offered, play.redraw)
+        for card in board.empty_hand(play.target, redraw):
+            still_in = board.alive_at(play.target)
+            board.discard(play.target, card, both(redraw, still_in))
+            board.to_pile(play.target, card, both(redraw, z3.Not(still_in)), played=False)
+        board.draw(play.target, self.modifier("empty_deck"), both(redraw, board.alive_at(play.target)))
+        play.stopped = either(play.stopped, offered)
+
+
+@encoder("force_next_target")
+class ForceNextTarget(StepEncoder):
+    """Mark the target: the next card played must choose them when it may (see `Choose`)."""
 
     def validate(self, rule: object) -> None:
         if rule != "target":
@@ -328,6 +508,28 @@ class Trade(StepEncoder):
     def apply(self, board: Board, play: Play) -> None:
         live = play.live(board)
         board.consult(self.clause.key, self.clause, live)
-        mine, theirs = board.hand_of(play.actor), board.hand_of(play.target)
-        board.set_hand(play.actor, theirs, live)
-        board.set_hand(play.target, mine, live)
+        if not self.clause.silent:
+            size = board.s["forced"].size()
+            board.set("forced", live, fit(play.target, size) + 1)
+
+
+@encoder("predict")
+class Predict(StepEncoder):
+    """Mark the target: if they win the round, the player gains tokens (paid in `Ending`)."""
+
+    def validate(self, rule: object) -> None:
+        if not isinstance(rule, dict) or not isinstance(rule.get("amount"), int):
+            raise self.refuse(f"{rule!r}")
+
+    def apply(self, board: Board, play: Play) -> None:
+        live = play.live(board)
+        board.consult(self.clause.key, self.clause, live)
+        if self.clause.silent:
+            return
+        bits = board.layout.seat_bits + 1
+        made = board.s[f"predicted{self.card}"]
+        for j in range(board.layout.counts[self.card]):
+            here = both(live, made == num(j, made.size()))
+            board.set(f"predictor{self.card}.{j}", here, fit(play.actor, bits) + 1)
+            board.set(f"prediction{self.card}.{j}", here, fit(play.target, bits) + 1)
+        board.set(f"predicted{self.card}", live, made + 1)

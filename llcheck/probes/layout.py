@@ -22,6 +22,12 @@ class ProbeError(Exception):
     """The probes cannot answer for this spec (a rule kind without an encoder, a bad argument)."""
 
 
+class Unsupported(Exception):
+    """A rule kind or parameter the probes do not model. It is not an error: the round is encoded
+    up to the point where the rule would act (a gap of the category ``unmodelled``), and every
+    answer that would rest on what happens after it is ``unknown``."""
+
+
 class SetupGap(Exception):
     """A setup clause the round needs is silent (or has no value for this player count): no round
     can even be dealt."""
@@ -48,14 +54,18 @@ class Layout:
             raise ProbeError(f"{edition.id} is for {edition.min_players}-{edition.max_players} players, "
                              f"not {players}")
         try:
+            size = edition.player_table("deck_size", players)
             set_aside = edition.player_table("set_aside", players)
             face_up = edition.player_table("face_up", players, default=0)
             deal = edition.general["deal"].need()
         except RuleGapError as gap:
             raise SetupGap(edition.clauses[gap.clause]) from None
+        tables = tables_for(edition, players)
+        if size != len(tables.deck):  # the engine cannot deal: its cards do not fill the deck
+            raise SetupGap(edition.general["deck_size"])
         if deal != 1:
             raise ProbeError(f"the probes deal one card per player, not {deal}")
-        layout = cls(edition, players, tables_for(edition, players), set_aside, face_up)
+        layout = cls(edition, players, tables, set_aside, face_up)
         if layout.pile < 1:
             raise ProbeError(f"{edition.id} with {players} players leaves no card to draw")
         return layout

@@ -27,8 +27,8 @@ from loveletter_ref.spec import Edition
 
 from .conditions import Condition, Happening
 from .invariants import holds, parts
-from .layout import Layout, SetupGap
-from .playback import play
+from .layout import Layout, SetupGap, Unsupported
+from .playback import Playback, play
 from .terms import FALSE, both, either, num, ule
 from .unroll import RoundEncoding
 from .witness import Replay, extract, setup_witness, story, truth
@@ -40,9 +40,26 @@ Model: TypeAlias = z3.ModelRef | None
 INVARIANT_BUDGET = 300.0
 """Seconds allowed for the induction proof of Φ (done once per spec and player count)."""
 
-INDUCTION, RANKING, ONE_TURN, SEARCH, NO_RULE, NOT_APPLICABLE = (
+INDUCTION, RANKING, ONE_TURN, SEARCH, NO_RULE, NOT_APPLICABLE, UNMODELLED = (
     "induction", "ranking", "one turn from any state", "bounded search", "no rule leads there",
-    "not applicable")
+    "not applicable", "unmodelled rules")
+
+
+class BeyondModel(Condition):
+    """A round meets a rule the encoding stops at instead of modelling (an ``unmodelled`` gap)."""
+
+    name = "unmodelled-rule"
+    uses_tokens = True
+
+    def happenings(self, rnd: RoundEncoding) -> list[Happening]:
+        out = [Happening(when, turn.index, phase) for turn in rnd.turns
+               for phase, when in turn.gaps.get("unmodelled", {}).items()]
+        out += [Happening(when, rnd.layout.depth, "end")
+                for when in rnd.ending.board.gaps.get("unmodelled", {}).values()]
+        return out
+
+    def confirm(self, playback: Playback) -> str | None:
+        return playback.refused
 
 
 @dataclass
@@ -88,6 +105,10 @@ class Prover:
         self.edition = edition
         self.players = players
         self.setup_gap: SetupGap | None = None
+        self.unsupported: str | None = None
+        """A rule the probes cannot encode at all (every answer but `not applicable` is unknown)."""
+        self.unmodelled: list[str] = []
+        """Rules of this deck the encoding stops at (an ``unmodelled`` gap) instead of modelling."""
         self.invariant: bool | None = None
         """Whether Φ is proved (None: not tried yet)."""
         self.invariant_failure = ""
@@ -100,7 +121,14 @@ class Prover:
             self.setup_gap = gap
             self.build_seconds = time.perf_counter() - start
             return
-        self.rnd = RoundEncoding(self.layout)
+        try:
+            self.rnd = RoundEncoding(self.layout)
+        except Unsupported as exc:
+            self.unsupported = str(exc)
+            self.build_seconds = time.perf_counter() - start
+            return
+        self.unmodelled = self.rnd.unmodelled
+        self._beyond: Verdict | None = None
         self.lemmas: list[z3.BoolRef] = []
         self.step = RoundEncoding(self.layout, free=True)
         # Rules are the same from every seat, so the free turn's player may as well be seat 0.
@@ -121,8 +149,13 @@ class Prover:
             verdict = self._without_round(condition)
         else:
             reason = condition.applicable(self.layout)
-            verdict = Verdict(UNREACHABLE, condition.name, method=NOT_APPLICABLE, reason=reason) if reason \
-                else self._decide(condition, timeout)
+            if reason:
+                verdict = Verdict(UNREACHABLE, condition.name, method=NOT_APPLICABLE, reason=reason)
+            elif self.unsupported is not None:
+                verdict = Verdict(UNKNOWN, condition.name, method=UNMODELLED,
+                                  reason=f"the probes cannot encode this spec: {self.unsupported}")
+            else:
+                verdict = self._honest(self._decide(condition, timeout), timeout)
         if verdict.witness is not None:
             verdict.story = story(self.edition, verdict.witness)
             if confirm:
@@ -144,14 +177,34 @@ class Prover:
                 return quick
         return self._search(condition, max(deadline - time.perf_counter(), 1.0))
 
+    @property
+    def unmodelled_ids(self) -> list[str]:
+        """The ids of the clauses in `unmodelled`."""
+        return [text.split(":", 1)[0] for text in self.unmodelled]
+
+    def _honest(self, verdict: Verdict, timeout: float) -> Verdict:
+        """An unreachable answer holds only when no round reaches a rule the encoding stops at
+        instead of modelling it; otherwise it is unknown, naming those rules."""
+        if verdict.status != UNREACHABLE or not self.unmodelled:
+            return verdict
+        if self._beyond is None or self._beyond.status == UNKNOWN:
+            self._beyond = self._decide(BeyondModel(), timeout)
+        if self._beyond.status == UNREACHABLE:
+            return verdict
+        how = "a round can reach" if self._beyond.status == REACHABLE else "no proof that no round reaches"
+        return Verdict(UNKNOWN, verdict.condition, method=UNMODELLED,
+                       reason=f"{how} rules the probes do not model ({', '.join(self.unmodelled_ids)}), "
+                              f"so {verdict.method} proves nothing beyond them")
+
     def _without_round(self, condition: Condition) -> Verdict:
         """With a silent setup rule no round is dealt: only that gap is reachable."""
         assert self.setup_gap is not None
+        why = "is silent" if self.setup_gap.clause.silent else "does not fit the cards the spec names"
         witness = setup_witness(self.edition, self.players)
         if condition.confirm(play(self.edition, witness)) is None:
             return Verdict(REACHABLE, condition.name, witness=witness)
         return Verdict(UNREACHABLE, condition.name, method=NOT_APPLICABLE,
-                       reason=f"no round can be dealt: {self.setup_gap.clause.id} is silent")
+                       reason=f"no round can be dealt: {self.setup_gap.clause.id} {why}")
 
     def prove_invariant(self, timeout: float) -> bool:
         """Prove Φ by induction (once), part by part; on success it becomes a lemma of the search."""

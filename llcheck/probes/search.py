@@ -23,6 +23,9 @@ from .playback import Moment, Playback
 
 Visitor = Callable[[Playback], None]
 
+DECIDING = (Phase.PLAY, Phase.KEEP, Phase.RESPOND)
+"""The phases in which a player has a decision to make."""
+
 
 def deals(edition: Edition, players: int) -> Iterator[list[str]]:
     """Every distinct deck order of a spec's deck (only sensible for tiny decks)."""
@@ -73,7 +76,7 @@ def candidates(game: Game) -> list[Action]:
 def _walk(game: Game, track: _Track, visit: Visitor) -> int:
     visit(track.playback)
     calls = 1
-    if game.phase not in (Phase.PLAY, Phase.KEEP):
+    if game.phase not in DECIDING:
         return calls
     for action in candidates(game):
         child = game.clone()
@@ -111,7 +114,7 @@ def random_rounds(edition: Edition, players: int, rounds: int, seed: int, visit:
         track = track.then(None, {}, game.state(), events)
         visit(track.playback)
         calls += 1
-        while game.phase in (Phase.PLAY, Phase.KEEP):
+        while game.phase in DECIDING:
             action = rng.choice(candidates(game))
             before = game.state()
             try:

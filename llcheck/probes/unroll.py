@@ -11,6 +11,7 @@ ends the state is frozen, so the last state is the state at the end.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import z3
@@ -20,8 +21,8 @@ from loveletter_ref.spec import Clause, Edition
 
 from .board import Board, Slot, slot_at
 from .ending import Ending
-from .kinds import STEPS, Choose, Guess, Play, StepEncoder, encoder_for
-from .layout import Layout, ProbeError, SetupGap
+from .kinds import STEPS, Choose, ForceNextTarget, Guess, Play, Predict, StepEncoder, Unmodelled, program
+from .layout import Layout, SetupGap, Unsupported
 from .terms import BV, FALSE, TRUE, Bool, at_least, both, either, exactly, ite, num, select, ule, ult, width
 
 GENERAL_KINDS = frozenset({
@@ -31,34 +32,66 @@ GENERAL_KINDS = frozenset({
 })
 """The general rule kinds the probes model."""
 
-PROPERTY_KINDS = frozenset({"forced_with", "out_if_discarded", "bonus_token"})
+TIE_STEPS = frozenset({"discard_total", "highest_discard", "all_win", "nobody"})
+"""The tie-chain steps the probes model."""
+
+PROPERTY_KINDS = frozenset({"forced_with", "out_if_discarded", "bonus_token", "showdown_bonus",
+                            "loses_at_showdown_to", "counter", "token_if_eliminated"})
 """The card properties the probes model."""
 
 
+def extra_tokens(edition: Edition, players: int) -> int:
+    """The most tokens one player can gain in a round besides winning it: each bonus once, and
+    each prediction card's amount once per copy."""
+    bonus = sum(c.bonus.rule["amount"] for c in edition.cards
+                if c.bonus is not None and not c.bonus.silent and c.count_for(players))
+    return bonus + sum(s.clause.rule["amount"] * c.count_for(players) for c in edition.cards for s in c.steps
+                       if s.kind == "predict" and isinstance(s.clause.rule, dict))
+
+
+def midround_tokens(edition: Edition, players: int) -> int:
+    """The most tokens one player can gain during a round: one per right guess that pays, each
+    card paying on elimination once."""
+    guesses = sum(c.count_for(players) for c in edition.cards for s in c.steps
+                  if s.kind == "guess" and isinstance(s.clause.rule, dict)
+                  and s.clause.rule["on_hit"] == "gain_token")
+    paying = [c.eliminated_token for c in edition.cards if c.count_for(players)]
+    return guesses + sum(clause.rule for clause in paying if clause is not None and not clause.silent)
+
+
 def programs(edition: Edition) -> list[list[StepEncoder]]:
-    """Each card's steps as encoders (ProbeError for a kind the probes do not model)."""
-    return [[encoder_for(step, card.index) for step in card.steps] for card in edition.cards]
+    """Each card's steps as encoders (an `Unmodelled` stand-in for a card the probes do not model)."""
+    return [program(card.index, card.steps) for card in edition.cards]
 
 
-def refuse_unknown_rules(edition: Edition) -> None:
-    """ProbeError naming the first clause whose rule kind the probes do not model."""
+def unsupported_rules(edition: Edition, players: int) -> list[str]:
+    """The rules of this deck the probes cannot even tell apart from others: each makes every
+    answer that is not a witness ``unknown``. Empty when the probes model everything needed."""
     modifiers = {name for cls in STEPS.values() for name in cls.modifiers}
+    present = {card.index for card in edition.cards if card.count_for(players)}
+    out = []
     for clause in edition.clauses.values():
-        if clause.kind in ("card", "unknown"):
+        if clause.kind in ("card", "unknown") or (clause.card is not None and
+                                                  edition.card(clause.card).index not in present):
             continue
         known = GENERAL_KINDS if clause.card is None else PROPERTY_KINDS | set(STEPS) | modifiers
         if clause.kind not in known:
-            raise ProbeError(f"{clause.id}: the probes have no encoder for the rule kind {clause.kind!r}")
+            out.append(f"{clause.id}: the probes have no encoder for the rule kind {clause.kind!r}")
+        elif clause.kind == "tie" and not clause.silent and set(clause.rule) - TIE_STEPS:
+            out.append(f"{clause.id}: the probes do not model the tie steps "
+                       f"{sorted(set(clause.rule) - TIE_STEPS)}")
+        elif clause.kind in ("showdown_bonus", "loses_at_showdown_to") and clause.silent:
+            out.append(f"{clause.id}: the probes do not model a silent {clause.kind} property")
+    return out
 
 
 def encodable(edition: Edition, players: int) -> None:
-    """ProbeError if the probes cannot encode a round of this spec and player count."""
+    """ProbeError if the probes cannot answer anything for this spec and player count (a bad
+    player count or deal); rules they do not model make answers ``unknown`` instead."""
     try:
         Layout.of(edition, players)
     except SetupGap:
         return
-    programs(edition)
-    refuse_unknown_rules(edition)
 
 
 @dataclass
@@ -82,6 +115,12 @@ class Turn:
     seen: dict[str, Bool]
     before: dict[str, z3.ExprRef]
     after: dict[str, z3.ExprRef]
+    has_target2: Bool
+    target2: BV
+    look2: Bool
+    offered: Bool
+    redraw: Bool
+    seen_at: dict[str, dict[str, Bool]]
 
 
 class RoundEncoding:
@@ -96,8 +135,10 @@ class RoundEncoding:
         self.layout = layout
         self.free = free
         self.edition = layout.edition
+        problems = unsupported_rules(self.edition, layout.players)
+        if problems:
+            raise Unsupported("; ".join(problems))
         self.programs = self._programs()
-        self._refuse_unknown_rules()
         cards = self.edition.cards
         protects = [s.clause for c in cards for s in c.steps if s.kind == "protect" and not s.clause.silent]
         self.shields: list[Clause] = list(dict.fromkeys(protects))
@@ -106,11 +147,30 @@ class RoundEncoding:
         self.outs: list[tuple[int, Clause]] = [(c, out) for c in present
                                                if (out := cards[c].discard_out) is not None]
         bonus = [c for c in present if cards[c].bonus is not None]
-        self.flagged = sorted({c for c, _ in self.outs} | set(bonus))
+        self.countered: list[tuple[int, Clause]] = [(c, clause) for c in present
+                                                     if (clause := cards[c].counter) is not None]
+        """Cards with a counter property: a card they counter that chooses their holder backfires."""
+        self.token_out: list[tuple[int, Clause]] = [(c, clause) for c in present
+                                                    if (clause := cards[c].eliminated_token) is not None]
+        """Cards paying tokens to a player knocked out with them already discarded."""
+        self.flagged = sorted({c for c, _ in self.outs} | set(bonus) | {c for c, _ in self.token_out})
+        self.piled = [c for c in present if cards[c].showdown_bonus is not None]
+        """Cards whose copies in a discard pile add to the showdown value: counted per seat."""
         self.counted = sorted(set(c for c in bonus if layout.counts[c] > 1)
                               | {c for c, clause in self.outs if clause.rule == "when_played"})
+        self.marking = any(isinstance(e, ForceNextTarget) and not e.clause.silent
+                           for c in present for e in self.programs[c])
+        """Some card marks the player the next card must choose."""
+        self.midround = bool(self.token_out) or any(
+            isinstance(e, Guess) and not e.clause.silent and e.clause.rule["on_hit"] == "gain_token"
+            for c in present for e in self.programs[c])
+        """Some rule pays tokens during the round (the game may then end before the round does)."""
+        self.predicting = [(c, e.clause) for c in present for e in self.programs[c]
+                           if isinstance(e, Predict) and not e.clause.silent]
+        """Cards that predict a round winner, with their clause (one prediction per copy played)."""
         tie = self.edition.general.get("tie")
         self.totals = tie is not None and not tie.silent and "discard_total" in tie.rule
+        self.highest = tie is not None and not tie.silent and "highest_discard" in tie.rule
         self.spent = {c: [z3.BitVec(f"spent{c}.{j}", layout.index_bits) for j in range(layout.counts[c])]
                       for c in present if self.draws_back(c)}
         """For each draw-and-return card: the identities of its copies played, in order (write-once)."""
@@ -136,11 +196,14 @@ class RoundEncoding:
     # -- spec checks -----------------------------------------------------------------------------
 
     def _programs(self) -> list[list[StepEncoder]]:
-        """Each card's steps as encoders (ProbeError for a kind the probes do not model)."""
+        """Each card's steps as encoders (an `Unmodelled` stand-in for a card the probes do not model)."""
         return programs(self.edition)
 
-    def _refuse_unknown_rules(self) -> None:
-        refuse_unknown_rules(self.edition)
+    @property
+    def unmodelled(self) -> list[str]:
+        """What this deck has that the probes do not model: the ``unmodelled`` gaps a round may meet."""
+        return [e.reason for c in range(self.layout.kinds) if self.layout.counts[c]
+                for e in self.programs[c] if isinstance(e, Unmodelled)]
 
     def draws_back(self, card: int) -> int:
         """How many cards a card's draw-and-return step can put under the pile (0 if it has none)."""
@@ -164,7 +227,8 @@ class RoundEncoding:
             self.target = None
         amount = self.rule("round_tokens")
         most = amount.rule if amount is not None and not amount.silent else 0
-        most += sum(c.rule["amount"] for _, c in self.layout.tables.bonuses if not c.silent)
+        players = self.layout.players
+        most += extra_tokens(self.edition, players) + midround_tokens(self.edition, players)
         self.token_bits = width(most + (self.target or 0) + 1)
         self.tokens = [z3.BitVec(f"tokens{p}", self.token_bits) for p in range(self.layout.players)]
         if self.target is not None:
@@ -212,10 +276,24 @@ class RoundEncoding:
                 state[f"flag{p}.{c}"] = FALSE
             for c in self.counted:
                 state[f"played{p}.{c}"] = num(0, width(layout.counts[c] + 1))
+            for c in self.piled:
+                state[f"piled{p}.{c}"] = num(0, width(layout.counts[c] + 1))
             if self.totals:
                 state[f"total{p}"] = num(0, layout.total_bits)
+            if self.highest:
+                state[f"top{p}"] = num(0, layout.value_bits + 1)
         for c in self.spent:
             state[f"used{c}"] = num(0, width(layout.counts[c] + 1))
+        if self.marking:
+            state["forced"] = num(0, layout.seat_bits + 1)
+        if self.midround:
+            state["halt"] = FALSE
+            state.update({f"won{p}": num(0, self.token_bits) for p in range(layout.players)})
+        for c, _ in self.predicting:
+            state[f"predicted{c}"] = num(0, width(layout.counts[c] + 1))
+            for j in range(layout.counts[c]):
+                state[f"predictor{c}.{j}"] = num(0, layout.seat_bits + 1)
+                state[f"prediction{c}.{j}"] = num(0, layout.seat_bits + 1)
         return state
 
     # -- one turn --------------------------------------------------------------------------------
@@ -234,26 +312,34 @@ class RoundEncoding:
         board.phase = "play"
         played, pick = self._choose_card(board, t, ok)
         board.consult(self.key("turn_play"), self.rule("turn_play"), ok)
-        target = z3.BitVec(f"target@{t}", layout.seat_bits)
-        has_target = z3.Bool(f"aim@{t}")
-        guess = z3.BitVec(f"guess@{t}", max(layout.card_bits, layout.value_bits))
-        plays = self._check_plays(board, ok, played, actor, target, has_target, guess)
+        choice = Play(ok, -1, actor, z3.BitVec(f"target@{t}", layout.seat_bits), z3.Bool(f"aim@{t}"),
+                      z3.BitVec(f"guess@{t}", max(layout.card_bits, layout.value_bits)),
+                      z3.BitVec(f"target2@{t}", layout.seat_bits), z3.Bool(f"aim2@{t}"),
+                      z3.Bool(f"look2@{t}"), z3.Bool(f"redraw@{t}"))
+        target, has_target, guess = choice.target, choice.has_target, choice.guess
+        plays = self._check_plays(board, ok, played, choice)
         guessing = either(*(both(play.when, has_target) for c, play in plays.items()
                             if any(isinstance(e, Guess) for e in self.programs[c])))
-        board.facts += [z3.Implies(z3.Not(ok), z3.Not(has_target)),
+        board.facts += [z3.Implies(z3.Not(ok), both(z3.Not(has_target), z3.Not(choice.has_target2))),
                         z3.Implies(z3.Not(has_target), target == num(0, layout.seat_bits)),
+                        z3.Implies(z3.Not(choice.has_target2),
+                                   both(choice.target2 == num(0, layout.seat_bits), z3.Not(choice.look2))),
                         z3.Implies(z3.Not(guessing), guess == num(0, guess.size()))]
         board.remove(actor, pick, ok)
         board.to_pile(actor, played, ok, played=True)
         self._spend(board, played, ok)
+        if "forced" in board.s:  # a mark binds only the next card played
+            board.set("forced", ok, num(0, board.s["forced"].size()))
         self._resolve(board, plays)
         board.phase = "after"
-        board.note("hand_sizes", both(ok, board.hand_sizes_wrong()))
+        board.note("hand_sizes", both(ok, z3.Not(board.halted), board.hand_sizes_wrong()))
+        board.facts.append(z3.Implies(z3.Not(board.offered), z3.Not(choice.redraw)))
         after = self._turn_end(board, t, ok, actor, before)
         self.facts += board.facts
         turn = Turn(t, ok, actor, played.card, has_target, target, guessing, guess, board.keeping,
                     board.kept, board.returned, board.consulted, board.gaps, board.gap_keys, board.seen,
-                    before, after)
+                    before, after, choice.has_target2, choice.target2, choice.look2, board.offered,
+                    choice.redraw, board.seen_at)
         return turn, after
 
     def _choose_card(self, board: Board, t: int, ok: Bool) -> tuple[Slot, BV]:
@@ -291,22 +377,27 @@ class RoundEncoding:
                 board.facts.append(z3.Implies(both(when, used == num(j, used.size())), spent == played.ident))
             board.set(f"used{c}", when, used + 1)
 
-    def _check_plays(self, board: Board, ok: Bool, played: Slot, actor: BV, target: BV, has_target: Bool,
-                     guess: BV) -> dict[int, Play]:
+    def _check_plays(self, board: Board, ok: Bool, played: Slot, choice: Play) -> dict[int, Play]:
         """For each card type in the deck, the play of it and its legality (the engine's check)."""
         layout = self.layout
+        actor = choice.actor
         plays: dict[int, Play] = {}
         targeted = []
         for c in range(layout.kinds):
             if not layout.counts[c]:
                 continue
-            when = both(ok, played.card == num(c, layout.card_bits))
-            play = Play(when, c, actor, target, has_target, guess)
+            play = dataclasses.replace(choice, when=both(ok, played.card == num(c, layout.card_bits)), card=c)
             program = self.programs[c]
-            if not any(isinstance(e, Choose) for e in program):
-                board.facts.append(z3.Implies(play.when, z3.Not(has_target)))
+            chooser = next((e for e in program if isinstance(e, Choose)), None)
+            if chooser is None:
+                board.facts.append(z3.Implies(play.when, z3.Not(play.has_target)))
             else:
                 targeted.append(c)
+            if chooser is None or chooser.count == 1:
+                board.facts.append(z3.Implies(play.when, z3.Not(play.has_target2)))
+            if not any(e.kind == "look" and e.clause.rule == "one_of_targets" for e in program
+                       if not isinstance(e, Unmodelled)):
+                board.facts.append(z3.Implies(play.when, z3.Not(play.look2)))
             for encoder in program:
                 encoder.check(board, play)
             plays[c] = play
@@ -336,13 +427,14 @@ class RoundEncoding:
                 continue
             for encoder in self.programs[c]:
                 encoder.apply(board, play)
+                play.stopped = either(play.stopped, board.halted)  # the game is over
 
     def _turn_end(self, board: Board, t: int, ok: Bool, actor: BV,
                   before: dict[str, z3.ExprRef]) -> dict[str, z3.ExprRef]:
         """The state after the turn: fresh variables, frozen unless the turn was played."""
         layout = self.layout
         alive = [board.alive(p) for p in range(layout.players)]
-        continues = both(ok, z3.Not(board.deck_empty()), at_least(alive, 2))
+        continues = both(ok, z3.Not(board.halted), z3.Not(board.deck_empty()), at_least(alive, 2))
         if layout.players > 2:  # with two players, either direction passes the turn to the other
             board.consult(self.key("turn_order"), self.rule("turn_order"), continues)
         played = both(ok, z3.Not(board.gap))
@@ -351,6 +443,8 @@ class RoundEncoding:
             board.s[f"held{p}"], board.s[f"id{p}"], board.s[f"card{p}"] = slot
         board.s["actor"] = self._next_actor(board, actor)
         board.s["run"] = both(continues, z3.Not(board.gap))
+        if "halt" in board.s:
+            board.s["halt"] = either(board.s["halt"], board.halted)
         after: dict[str, z3.ExprRef] = {}
         for name, sort in self.sorts.items():
             var = z3.Const(f"{name}@{t + 1}", sort)

@@ -36,13 +36,24 @@ def turn_actions(rnd: RoundEncoding, model: z3.ModelRef, turn: Turn) -> list[dic
     names = rnd.layout.names
     card = value(model, turn.played)
     play: dict[str, Any] = {"type": "play", "card": names[card]}
-    if truth(model, turn.has_target):
+    steps = rnd.edition.cards[card].steps
+    group = any(s.kind == "choose" and not s.clause.silent and s.clause.rule.get("count", 1) > 1
+                for s in steps)
+    if group and truth(model, turn.has_target):
+        seats = [value(model, turn.target)]
+        seats += [value(model, turn.target2)] if truth(model, turn.has_target2) else []
+        play["targets"] = seats
+        if any(s.kind == "look" and s.clause.rule == "one_of_targets" for s in steps):
+            play["look"] = seats[-1] if truth(model, turn.look2) else seats[0]
+    elif truth(model, turn.has_target):
         play["target"] = value(model, turn.target)
     rule = next((s.clause.rule for s in rnd.edition.cards[card].steps if s.kind == "guess"), None)
     if truth(model, turn.guessing) and rule is not None:  # a silent guess rule names nothing
         guess = value(model, turn.guess)
         play["guess"] = guess if rule["by"] == "value" else names[guess]
     actions = [play]
+    if truth(model, turn.offered):
+        actions.append({"type": "respond", "card": names[card], "redraw": truth(model, turn.redraw)})
     if truth(model, turn.keeping):
         returned = [names[value(model, s.card)] for s in turn.returned if truth(model, s.present)]
         actions.append({"type": "keep", "card": names[value(model, turn.kept)], "return": returned})
@@ -63,8 +74,9 @@ def extract(rnd: RoundEncoding, model: z3.ModelRef, moment: Happening, with_toke
             done = turn_actions(rnd, model, turn)
             actions += done[:1] if moment.phase == "play" and turn.index == moment.turn else done
     record: Replay = {"edition": rnd.edition.id, "players": layout.players, "first_player": 0}
-    if with_tokens:
-        record["tokens"] = [value(model, t) for t in rnd.tokens]
+    tokens = [value(model, t) for t in rnd.tokens]
+    if with_tokens and any(tokens):
+        record["tokens"] = tokens
     record["rounds"] = [{"deck": deck, "actions": actions}]
     if moment.phase == "next":
         record["rounds"].append({"deck": deck, "actions": []})
@@ -135,6 +147,11 @@ def _telling(action: dict[str, Any], events: list[dict[str, Any]]) -> str:
         elif kind == "return":
             bits.append(f"seat {event['player']} keeps the {action['card']} and puts "
                         f"{', '.join(event['cards']) or 'nothing'} under the pile")
+        elif kind == "respond":
+            answer = "discards and draws" if event["redraw"] else "keeps their card"
+            bits.append(f"seat {event['player']} {answer}")
+        elif kind == "counter":
+            bits.append(f"seat {event['player']} reveals the {event['card']}")
         elif kind == "no_effect":
             bits.append("no effect")
         elif kind == "eliminate":
@@ -145,6 +162,8 @@ def _telling(action: dict[str, Any], events: list[dict[str, Any]]) -> str:
             bits.append(_ending(event))
         elif kind == "token" and event["reason"] == "bonus":
             bits.append(f"seat {event['player']} gains a bonus token")
+        elif kind == "trade" and "targets" in event:
+            bits.append(f"seats {event['targets'][0]} and {event['targets'][1]} trade hands")
         elif kind == "game_end":
             bits.append(f"the game ends: {_seats(event['winners'])} {_win(event['winners'])}")
     return ", ".join(bits)

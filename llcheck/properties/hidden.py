@@ -29,8 +29,9 @@ HIDDEN_FIELD = {"deal": "card", "draw": "card", "look": "card", "compare": "card
 """Events that carry cards not everybody sees, and the field that holds them (docs/formats.md)."""
 
 PASSIVE = frozenset({"round_start", "turn", "unprotect", "no_effect", "guess", "protect", "eliminate",
-                     "token", "game_end"})
-"""Events that move no card (cards leaving a hand show as `play` or `discard` events)."""
+                     "token", "game_end", "counter", "predict", "force_target", "respond"})
+"""Events that move no card (cards leaving a hand show as `play` or `discard` events; a countering
+card is shown, then discarded)."""
 
 
 class Untrackable(Exception):

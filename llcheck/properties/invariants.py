@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import ClassVar, NoReturn
 
+from .awards import Mark, chosen, countered, gains_at_end, gains_during, prediction, showdown_winners
 from .context import Context
 from .failures import violation
 from .rules import Rules
@@ -163,29 +164,42 @@ class Protection(Invariant):
 
 
 class ForcedPlay(Invariant):
-    """A card that must be played (held with one of the cards that force it) always is."""
+    """A card that must be played (held with one of the cards that force it) always is, and a
+    card played after a mark on a player (Premium's Sycophant) chooses that player when it can."""
 
     name = "forced-play"
-    protects = "a card the rules force (held with one of the cards that force it) is always the one played"
-    kinds = ("forced_with",)
+    protects = ("a card the rules force (held with one of the cards that force it) is always the one "
+                "played, and the card after a mark chooses the marked player whenever it may")
+    kinds = ("forced_with", "force_next_target")
+
+    def __init__(self, rules: Rules, ctx: Context):
+        super().__init__(rules, ctx)
+        self.mark: int | None = None
+        """The player the next card played must choose, when it can."""
 
     def check(self, t: Transition, game: GameTrace) -> None:
-        """Check the listed and the accepted plays of a player holding a forced card."""
+        """Check the listed and the accepted plays of a player holding a forced card, or after a mark."""
         b = t.before
+        if t.kind == DEAL:
+            self.mark = None
         if t.kind == DEAL or b is None or b["phase"] != "play":
-            return
-        hand = b["hands"][b["turn"]]
-        must = self._forced(hand)
-        if must is None:
             return
         plays = [a for a in (t.listed or ()) if a.get("type") == "play"]
         if t.accepted and t.action is not None:
             plays.append(t.action)
+        must = self._forced(b["hands"][b["turn"]])
         for action in plays:
-            if action.get("card") != must:
-                verb = "accepts" if action is t.action else "lists"
-                self.fail(f"the engine {verb} {describe_action(action)} by player {b['turn']}, who holds "
-                          f"{sorted(hand)} and must play {must}")
+            if must is not None and action.get("card") != must:
+                self._broke(t, action, f"who holds {sorted(b['hands'][b['turn']])} and must play {must}")
+            if self.mark is not None and self._binds(b, action) and self.mark not in chosen(action):
+                self._broke(t, action, f"although the card played next must choose player {self.mark}")
+        if t.accepted and t.action is not None:
+            self.mark = self._marked(b, t.action)
+
+    def _broke(self, t: Transition, action: Json, why: str) -> NoReturn:
+        assert t.before is not None
+        verb = "accepts" if action is t.action else "lists"
+        self.fail(f"the engine {verb} {describe_action(action)} by player {t.before['turn']}, {why}")
 
     def _forced(self, hand: list[str]) -> str | None:
         for card, forcing in self.rules.forced.items():
@@ -195,6 +209,24 @@ class ForcedPlay(Invariant):
                 if any(other in forcing for other in rest):
                     return card
         return None
+
+    def _binds(self, b: Json, action: Json) -> bool:
+        """True when the card played may choose the marked player, so it must."""
+        seat, actor = self.mark, b["turn"]
+        who = self.rules.choosers.get(str(action.get("card")))
+        if who is None or seat is None or b["eliminated"][seat]:
+            return False
+        if seat == actor:
+            return who == "any"
+        if b["protected"][actor] and self.rules.shield_blocks_own_choices:
+            return False
+        return not b["protected"][seat]  # a protected player is left alone, whatever the shield blocks
+
+    def _marked(self, b: Json, action: Json) -> int | None:
+        """The player a play marks (None: it marks nobody, and any earlier mark is spent)."""
+        if action.get("card") not in self.rules.markers or "target" not in action:
+            return None
+        return None if countered(self.rules, b, action) is not None else action["target"]
 
 
 class OutIfDiscarded(Invariant):
@@ -220,12 +252,18 @@ class OutIfDiscarded(Invariant):
 
 
 class RoundEnd(Invariant):
-    """Rounds end in time, for a reason, with a winner still in the round."""
+    """Rounds end in time, for a reason, with the winners the rules name.
+
+    In editions where a token gained mid-round ends the game at once, a round may also stop
+    there, without winners, when someone has reached the target.
+    """
 
     name = "round-end"
     protects = ("every round ends, within as many turns as the draw pile had cards, when the deck "
-                "runs out or one player is left, with at least one winner still in the round")
-    kinds = ("last_standing", "deck_empty", "showdown", "tie")
+                "runs out or one player is left (or, where the rules say so, when a token gained "
+                "during the round wins the game), with the winners the showdown rules name")
+    kinds = ("last_standing", "deck_empty", "showdown", "tie", "showdown_bonus", "loses_at_showdown_to",
+             "game_end")
 
     def __init__(self, rules: Rules, ctx: Context):
         super().__init__(rules, ctx)
@@ -247,6 +285,9 @@ class RoundEnd(Invariant):
             self._ended(a, alive)
 
     def _ended(self, a: Json, alive: list[int]) -> None:
+        if self.rules.mid_round_ends and a["phase"] == "game_over" and a["round_winners"] is None:
+            self._stopped(a)
+            return
         if a["deck"] and len(alive) > 1:
             self.fail(f"the round ended with {len(a['deck'])} cards to draw and players {alive} still in")
         winners = a["round_winners"]
@@ -259,20 +300,43 @@ class RoundEnd(Invariant):
             self.fail(f"players {outsiders} won the round although they are out of it")
         if len(alive) == 1 and winners != alive:
             self.fail(f"player {alive[0]}, the last still in, is not the round's only winner ({winners})")
+        if len(alive) > 1:
+            self._showdown(a, winners)
+
+    def _stopped(self, a: Json) -> None:
+        """A round stopped by the game's end: somebody must have reached the target."""
+        if not any(tokens >= self.rules.target for tokens in a["tokens"]):
+            self.fail(f"the game ended during the round without winners, with tokens {a['tokens']} "
+                      f"and nobody at the target of {self.rules.target}")
+
+    def _showdown(self, a: Json, winners: list[int]) -> None:
+        """The showdown's winners are the ones the spec's comparison and tie-breaks name."""
+        want = showdown_winners(self.rules, a)
+        if want is not None and sorted(winners) != want:
+            hands = {seat: hand for seat, hand in enumerate(a["hands"]) if not a["eliminated"][seat]}
+            self.fail(f"the showdown's winners are {sorted(winners)}, but the rules name {want} "
+                      f"(hands {hands}, discards {a['discards']})")
 
 
 class Tokens(Invariant):
-    """Tokens only grow, at a round's end, by exactly what the spec awards."""
+    """Tokens only grow, by exactly what the spec awards, during a round or at its end."""
 
     name = "tokens"
-    protects = "favour tokens only grow, and only by the amounts the spec awards at a round's end"
-    kinds = ("round_tokens", "bonus_token")
+    protects = ("favour tokens only grow, and only by the amounts the spec awards: at a round's end, "
+                "and during it where a card pays at once")
+    kinds = ("round_tokens", "bonus_token", "predict", "token_if_eliminated")
     needs = ("games",)
+
+    def __init__(self, rules: Rules, ctx: Context):
+        super().__init__(rules, ctx)
+        self.marks: list[Mark] = []
+        """The predictions made in the round so far."""
 
     def check(self, t: Transition, game: GameTrace) -> None:
         """Compare each player's gain with the spec's award."""
         a, b = t.after, t.before
         if t.kind == DEAL:
+            self.marks = []
             start = b["tokens"] if b is not None else (game.tokens or [0] * self.rules.players)
             if t.accepted and a["tokens"] != list(start):
                 self.fail(f"the deal changed the tokens from {list(start)} to {a['tokens']}")
@@ -283,22 +347,18 @@ class Tokens(Invariant):
         lost = [seat for seat, gain in enumerate(gained) if gain < 0]
         if lost:
             self.fail(f"players {lost} lost tokens ({b['tokens']} -> {a['tokens']})")
-        if not self.rules.exact_tokens:
+        if not self.rules.exact_tokens or t.action is None:
             return
-        due = self._due(a) if t.round_ended else [0] * self.rules.players
+        due = gains_during(self.rules, b, a, t.action)
+        mark = prediction(self.rules, b, t.action)
+        if mark is not None:
+            self.marks.append(mark)
+        stopped = a["phase"] == "game_over" and a["round_winners"] is None
+        if t.round_ended and not stopped:
+            due = [x + y for x, y in zip(due, gains_at_end(self.rules, a, self.marks), strict=True)]
         if gained != due:
-            when = "at the round's end" if t.round_ended else "during the round"
+            when = "as the round ended" if t.round_ended else "during the round"
             self.fail(f"the players gained {gained} tokens {when}; the rules award {due}")
-
-    def _due(self, a: Json) -> list[int]:
-        winners = a["round_winners"] or []
-        due = [self.rules.round_tokens if seat in winners else 0 for seat in range(self.rules.players)]
-        for card, amount in self.rules.bonuses:
-            holders = [seat for seat, pile in enumerate(a["discards"])
-                       if card in pile and not a["eliminated"][seat]]
-            if len(holders) == 1:
-                due[holders[0]] += amount
-        return due
 
 
 class GameEnd(Invariant):
@@ -308,14 +368,20 @@ class GameEnd(Invariant):
     """
 
     name = "game-end"
-    protects = ("a game ends exactly when someone reaches the token target, with everyone at the "
-                "target as its winners, and no round is dealt after it")
+    protects = ("a game ends exactly when someone reaches the token target (at a round's end, or at "
+                "once where the rules say so), with everyone at the target as its winners, and no "
+                "round is dealt after it")
     kinds = ("tokens_to_win", "game_end")
     needs = ("games",)
 
     def check(self, t: Transition, game: GameTrace) -> None:
-        """Check the phase and the winners after every round's end."""
+        """Check the phase and the winners after every round's end (and mid-round tokens)."""
         a = t.after
+        if self.rules.mid_round_ends and t.accepted and a["phase"] in DECISION_PHASES:
+            early = [seat for seat, tokens in enumerate(a["tokens"]) if tokens >= self.rules.target]
+            if early:
+                self.fail(f"players {early} reached {self.rules.target} tokens during the round but "
+                          "the game goes on")
         if not t.round_ended:
             return
         reached = [seat for seat, tokens in enumerate(a["tokens"]) if tokens >= self.rules.target]
@@ -345,12 +411,22 @@ class Legality(Invariant):
             turn = a["turn"]
             if not isinstance(turn, int) or not 0 <= turn < self.rules.players or a["eliminated"][turn]:
                 self.fail(f"player {turn!r} is on turn but is not a player still in the round")
+            if a["phase"] == "respond":
+                self._responder(a)
         if t.kind == DEAL and not t.accepted and (b is None or b["phase"] != "game_over"):
             self.fail(f"the engine refused to deal a valid deck: {t.reason}")
         if t.kind != DEAL and not t.accepted and a != b:
             self.fail(f"refusing {describe_action(t.action)} changed the state")
         if t.listed is not None:
             self._listed(t)
+
+    def _responder(self, a: Json) -> None:
+        """A response is owed by a player still in the round, named in `pending`."""
+        pending = a.get("pending")
+        who = pending.get("player") if isinstance(pending, dict) else None
+        if not isinstance(who, int) or not 0 <= who < self.rules.players or a["eliminated"][who]:
+            self.fail(f"a response is due from {who!r}, who is not a player still in the round "
+                      f"(pending: {pending!r})")
 
     def _listed(self, t: Transition) -> None:
         listed = t.listed or []

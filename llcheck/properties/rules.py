@@ -16,11 +16,15 @@ from typing import Any
 from loveletter_ref.spec import Edition, load_spec
 
 STEP_KINDS = frozenset({"choose", "guess", "look", "compare", "protect", "discard_draw",
-                        "draw_return", "trade"})
+                        "draw_return", "trade", "predict", "force_next_target", "offer_redraw"})
 """Card steps whose effects on hands, piles and tokens the invariants model."""
 
-PROPERTY_KINDS = frozenset({"forced_with", "out_if_discarded", "bonus_token"})
+PROPERTY_KINDS = frozenset({"forced_with", "out_if_discarded", "bonus_token", "counter", "showdown_bonus",
+                            "token_if_eliminated", "loses_at_showdown_to"})
 """Card properties the invariants model."""
+
+RULE_SHAPES = {"look": ("target", "targets", "one_of_targets"), "trade": ("target", "targets")}
+"""The shapes of string rules the invariants model."""
 
 
 @dataclass(frozen=True)
@@ -45,15 +49,38 @@ class Rules:
     """Cards whose play protects their player."""
     shield_blocks_choosing: bool
     """Every protection keeps other players' cards from choosing the protected player."""
+    shield_blocks_own_choices: bool
+    """Some protection keeps its player from choosing others."""
     draw_return: dict[str, int]
     """Card -> how many cards it draws before its player keeps one."""
     choosers: dict[str, str]
     """Card -> `other` or `any`: whom it may choose."""
+    groups: dict[str, tuple[int, int, bool]]
+    """Card choosing several players -> (most, fewest, whether the player names one to look at)."""
     guesses: dict[str, tuple[str | int, ...]]
     """Card -> the names (or values) it may guess."""
+    markers: frozenset[str]
+    """Cards whose target must be chosen by the next card played, when that card can choose them."""
+    hit_tokens: frozenset[str]
+    """Cards whose correct guess earns their player a token instead of knocking the target out."""
+    counters: dict[str, frozenset[str]]
+    """Card -> the cards that, choosing its holder, knock their own player out instead."""
+    predictions: dict[str, int]
+    """Card -> tokens its player gains when the player it marked wins the round."""
+    eliminated_tokens: dict[str, int]
+    """Card -> tokens a player gains when knocked out with the card already in their discards."""
     round_tokens: int
     bonuses: tuple[tuple[str, int], ...]
     """(card, amount): the sole player still in with the card in their discards gains amount."""
+    values: dict[str, int]
+    showdown_bonus: dict[str, int]
+    """Card -> what each copy in a player's discards adds to their hand at the showdown."""
+    loses_to: dict[str, frozenset[str]]
+    """Card -> the cards it loses to at the showdown whatever the values."""
+    tie: tuple[str, ...]
+    """The showdown's tie-break chain."""
+    mid_round_ends: bool
+    """A token gained during a round that reaches the target ends the game at once."""
     target: int
     """Tokens that win the game."""
     winnerless: bool
@@ -94,15 +121,34 @@ def rules_for(edition: str | Edition, players: int) -> Rules:
         protectors=frozenset(name for name, by_kind in steps.items() if "protect" in by_kind),
         shield_blocks_choosing=bool(shields) and all("chosen_by_others" in rule["blocks"]
                                                      for rule in shields),
+        shield_blocks_own_choices=any("choosing_others" in rule["blocks"] for rule in shields),
         draw_return={name: by_kind["draw_return"].clause.rule["draw"]
                      for name, by_kind in steps.items() if "draw_return" in by_kind},
         choosers={name: by_kind["choose"].clause.rule["who"]
                   for name, by_kind in steps.items() if "choose" in by_kind},
+        groups={name: _group(by_kind) for name, by_kind in steps.items()
+                if "choose" in by_kind and by_kind["choose"].clause.rule.get("count", 1) > 1},
         guesses={card.name: _guesses(spec, players, steps[card.name]["guess"].clause.rule)
                  for card in spec.cards if "guess" in steps[card.name]},
+        markers=frozenset(name for name, by_kind in steps.items() if "force_next_target" in by_kind),
+        hit_tokens=frozenset(name for name, by_kind in steps.items() if "guess" in by_kind
+                             and by_kind["guess"].clause.rule.get("on_hit") == "gain_token"),
+        counters={card.name: frozenset(names[i] for i in card.counters)
+                  for card in spec.cards if card.counter is not None},
+        predictions={name: by_kind["predict"].clause.rule["amount"]
+                     for name, by_kind in steps.items() if "predict" in by_kind},
+        eliminated_tokens={card.name: card.eliminated_token.rule for card in spec.cards
+                           if card.eliminated_token is not None},
         round_tokens=general["round_tokens"].need(),
         bonuses=tuple((card.name, card.bonus.rule["amount"]) for card in spec.cards
                       if card.bonus is not None),
+        values={card.name: card.value for card in spec.cards},
+        showdown_bonus={card.name: card.showdown_bonus.rule for card in spec.cards
+                        if card.showdown_bonus is not None},
+        loses_to={card.name: frozenset(names[i] for i in card.loses_to) for card in spec.cards
+                  if card.loses_to},
+        tie=tuple(general["tie"].need()),
+        mid_round_ends=general["game_end"].rule.get("mid_round") == "ends_game",
         target=spec.player_table("tokens_to_win", players),
         winnerless=general["tie"].need()[-1] == "nobody" or "all_eliminated" in general,
         unmodelled=_unmodelled(spec),
@@ -112,6 +158,14 @@ def rules_for(edition: str | Edition, players: int) -> Rules:
 def _out(spec: Edition, when: str) -> frozenset[str]:
     return frozenset(card.name for card in spec.cards
                      if card.discard_out is not None and card.discard_out.rule == when)
+
+
+def _group(by_kind: dict[str, Any]) -> tuple[int, int, bool]:
+    """(most, fewest, names one to look at) for a card choosing several players."""
+    rule = by_kind["choose"].clause.rule
+    look = by_kind.get("look")
+    return rule["count"], rule.get("at_least", rule["count"]), look is not None and \
+        look.clause.rule == "one_of_targets"
 
 
 def _guesses(spec: Edition, players: int, rule: dict[str, Any]) -> tuple[str | int, ...]:
@@ -126,7 +180,7 @@ def _guesses(spec: Edition, players: int, rule: dict[str, Any]) -> tuple[str | i
 
 def _unmodelled(spec: Edition) -> frozenset[str]:
     """Rule kinds (and rule shapes) of `spec` outside what the invariants model."""
-    out = {f"game_end:{key}" for key in spec.general["game_end"].rule if key != "several"}
+    out = {f"game_end:{key}" for key in spec.general["game_end"].rule if key not in ("several", "mid_round")}
     for clause in spec.clauses.values():
         if clause.card is None or clause.kind == "card":
             continue
@@ -135,10 +189,8 @@ def _unmodelled(spec: Edition) -> frozenset[str]:
             continue
         if clause.kind not in STEP_KINDS | PROPERTY_KINDS:
             out.add(clause.kind)
-        elif clause.kind in ("look", "trade") and rule != "target":
+        elif clause.kind in RULE_SHAPES and rule not in RULE_SHAPES[clause.kind]:
             out.add(f"{clause.kind}:{rule}")
-        elif clause.kind == "choose" and rule.get("count", 1) != 1:
-            out.add("choose:count")
-        elif clause.kind == "guess" and rule.get("on_hit") != "eliminate":
+        elif clause.kind == "guess" and rule.get("on_hit") not in ("eliminate", "gain_token"):
             out.add(f"guess:on_hit:{rule.get('on_hit')}")
     return frozenset(out)

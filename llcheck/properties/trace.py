@@ -129,8 +129,12 @@ def describe_action(action: Json | None) -> str:
         text += f" on {action['target']}"
     if "targets" in action:
         text += f" on {action['targets']}"
+    if "look" in action:
+        text += f" looking at {action['look']}"
     if "guess" in action:
         text += f" naming {action['guess']}"
+    if "redraw" in action:
+        text += " (redraw)" if action["redraw"] else " (keep the hand)"
     if action.get("type") not in (None, "play"):
         text = f"{action['type']} {text}"
     return text

@@ -80,8 +80,8 @@ class Action(NamedTuple):
         kind = data.get("type")
         if kind not in _FIELDS:
             raise ValueError(f"action type must be one of {', '.join(_FIELDS)}, not {kind!r}")
-        extra = sorted(set(data) - _FIELDS[kind])
-        if extra:
+        if not data.keys() <= _FIELDS[kind]:
+            extra = sorted(set(data) - _FIELDS[kind])
             raise ValueError(f"unexpected field {extra[0]!r} in a {kind} action")
         card = data.get("card")
         if not isinstance(card, str):
@@ -101,15 +101,14 @@ class Action(NamedTuple):
         targets = data.get("targets", [])
         if not isinstance(targets, list):
             raise ValueError("action field 'targets' must be a list of seat numbers")
-        seats = tuple(_seat(t, "targets") for t in targets)
+        seats = [seat for seat in (_seat(t, "targets") for t in targets) if seat is not None]
         guess = data.get("guess")
         if guess is not None and (isinstance(guess, bool) or not isinstance(guess, (str, int))):
             raise ValueError("action field 'guess' must be a card name or a value")
-        return cls(PLAY, card, target, guess, targets=tuple(s for s in seats if s is not None),
-                   look=look)
+        return cls(PLAY, card, target, guess, (), tuple(seats), look)
 
     def describe(self) -> str:
-        """Short human form: 'Guard on 2 naming Priest', 'keep Baron, return [Guard, Spy]'."""
+        """Short human form: '<card> on 2 naming <card>', 'keep <card>, return [<card>, <card>]'."""
         if self.kind == KEEP:
             return f"keep {self.card}, return [{', '.join(self.returned)}]"
         if self.kind == RESPOND:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import RuleGapError
 from ..spec import Clause, Edition, Step
-from .actions import Event, Phase
+from .actions import DECIDING, Event, Phase
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -298,14 +298,14 @@ class Effects:
         self.tokens[seat] += amount
         self.emit({"type": "token", "player": seat, "amount": amount, "reason": reason,
                    "clause": clause.id})
-        in_round = self.phase in (Phase.PLAY, Phase.KEEP, Phase.RESPOND)
+        in_round = self.phase in DECIDING
         if in_round and self.tables.clause("game_end").need().get("mid_round") == "ends_game":
             self.end_game_if_won()
 
     def end_game_if_won(self) -> bool:
         """End the game if someone has reached the token target; True when it ended."""
         target = self.tables.number("tokens_to_win")
-        reached = [seat for seat in range(self.players) if self.tokens[seat] >= target]
+        reached = [seat for seat in self.tables.seats if self.tokens[seat] >= target]
         if not reached:
             return False
         if len(reached) > 1:

@@ -14,12 +14,17 @@ from typing import Any
 
 from ..errors import DeckError, IllegalActionError, RuleGapError
 from ..spec import Clause, Edition, Step
-from .actions import KEEP, PLAY, RESPOND, Action, Event, Phase
+from .actions import DECIDING, KEEP, PLAY, RESPOND, Action, Event, Phase
 from .effects import Effects, Play
 from .tables import Decision, Tables, tables_for
 
 Choice = int | tuple[int, ...] | None
 """Whom a play chooses: one seat, several (a `targets` play), or nobody."""
+
+SETUP, PLAYING, KEEPING, RESPONDING, ROUND_OVER, GAME_OVER = (
+    Phase.SETUP, Phase.PLAY, Phase.KEEP, Phase.RESPOND, Phase.ROUND_OVER, Phase.GAME_OVER)
+"""The phases as plain names, for the turn loop that asks after them at every step (looking a
+member up on an enum class is slow in Python 3.11)."""
 
 
 class Game(Effects):
@@ -38,7 +43,8 @@ class Game(Effects):
         self.tables: Tables = tables_for(edition, players)
         self.players = players
         self.seed = seed
-        self._rng: random.Random | None = random.Random(seed)
+        self._rng: random.Random | None = None
+        """The generator of the seeded deals, made when the first one is shuffled."""
         self._shuffles = 0
         self.tokens = list(tokens) if tokens is not None else [0] * players
         self.initial_tokens = tuple(self.tokens)
@@ -86,7 +92,7 @@ class Game(Effects):
         The round's starter is `first_player` when given, else the game's first player for the
         first round and the next-round rule afterwards. Returns the events up to the first decision.
         """
-        if self.phase not in (Phase.SETUP, Phase.ROUND_OVER):
+        if self.phase is not SETUP and self.phase is not ROUND_OVER:
             raise IllegalActionError(self.tables.clause("game_end").id if self.phase is Phase.GAME_OVER
                                      else self.tables.clause("turn_play").id,
                                      f"cannot start a round while the game is in phase {self.phase.value}")
@@ -115,9 +121,8 @@ class Game(Effects):
         unknown = [name for name in deck if name not in index]
         if unknown:
             raise DeckError(f"unknown card {unknown[0]!r} in deck (cards: {', '.join(names)})")
-        want = Counter(names[c] for c in self.tables.deck)
-        have = Counter(deck)
-        if want != have:
+        if tuple(sorted(deck)) != self.tables.sorted_deck:
+            want, have = Counter(names[c] for c in self.tables.deck), Counter(deck)
             diffs = [f"{have[n] - want[n]:+d} {n}" for n in names if have[n] != want[n]]
             raise DeckError(f"deck is not a {self.edition.id} deck for {self.players} players: "
                             f"{', '.join(diffs)} [{self.tables.clause('deck_size').id}]")
@@ -142,9 +147,9 @@ class Game(Effects):
         self.set_aside = order[:k]
         self.face_up = order[k:k + m]
         dealt = order[k + m:k + m + deal * n]
-        self.hands = [dealt[i * deal:(i + 1) * deal] for i in range(n)]
+        self.hands = [dealt[i * deal:(i + 1) * deal] for i in tables.seats]
         self.deck = order[k + m + deal * n:][::-1]
-        self.discards = [[] for _ in range(n)]
+        self.discards = [[] for _ in tables.seats]
         self.alive = [True] * n
         self.protected = [None] * n
         self.pending = None
@@ -154,14 +159,12 @@ class Game(Effects):
         self.turns = 0
         self.round_winners = None
         self.starter = starter
-        self.log = []
         self._mark = 0
-        self.emit({"type": "round_start", "round": self.round, "first": starter,
-                   "face_up": [tables.names[c] for c in self.face_up],
-                   "set_aside": len(self.set_aside)})
-        for seat in range(n):
-            for card in self.hands[seat]:
-                self.emit({"type": "deal", "player": seat, "card": tables.names[card]})
+        names = tables.names
+        self.log = [{"type": "round_start", "round": self.round, "first": starter,
+                     "face_up": [names[c] for c in self.face_up], "set_aside": len(self.set_aside)}]
+        self.log += [{"type": "deal", "player": seat, "card": names[card]}
+                     for seat in tables.seats for card in self.hands[seat]]
         self._begin_turn(starter)
 
     def _next_starter(self) -> int:
@@ -191,26 +194,26 @@ class Game(Effects):
 
     def _begin_turn(self, player: int) -> None:
         self.current = player
-        self.phase = Phase.PLAY
-        self.log.append({"type": "turn", "player": player})
+        self.phase = PLAYING
+        log = self.log
+        log.append({"type": "turn", "player": player})
         if self.protected[player] is not None:
             self.protected[player] = None
-            self.log.append({"type": "unprotect", "player": player})
-        self.tables.clause("turn_draw").need()
+            log.append({"type": "unprotect", "player": player})
+        rule = self.tables.clause("turn_draw")
+        rule.need()
         if not self.deck:
-            raise RuleGapError(self.tables.clause("turn_draw").id,
-                               f"player {player} starts a turn with an empty deck")
+            raise RuleGapError(rule.id, f"player {player} starts a turn with an empty deck")
         card = self.deck.pop()
         self.hands[player].append(card)
-        self.log.append({"type": "draw", "player": player, "card": self.tables.names[card],
-                         "from": "deck"})
+        log.append({"type": "draw", "player": player, "card": self.tables.names[card], "from": "deck"})
 
     def _end_turn(self) -> None:
         self.turns += 1
         if self.deck and self.alive.count(True) > 1:
             self._begin_turn(self._next_player(self.current))
             return
-        alive = [seat for seat in range(self.players) if self.alive[seat]]
+        alive = [seat for seat in self.tables.seats if self.alive[seat]]
         if len(alive) == 1:
             self.tables.clause("last_standing").need()
             self._finish_round(alive, "last_standing")
@@ -227,7 +230,7 @@ class Game(Effects):
 
     def _next_player(self, seat: int) -> int:
         step = self.tables.order_step or self.tables.clause("turn_order").need()
-        for _ in range(self.players):
+        for _ in self.tables.seats:
             seat = (seat + step) % self.players
             if self.alive[seat]:
                 return seat
@@ -285,15 +288,16 @@ class Game(Effects):
                               for s in range(self.players)]
         self.emit(event)
         self.round_winners = winners
-        self.phase = Phase.ROUND_OVER
-        amount = self.tables.clause("round_tokens").need()
+        self.phase = ROUND_OVER
+        tokens = self.tables.clause("round_tokens")
+        amount = tokens.need()
         for seat in winners:
-            self.gain(seat, amount, "round", self.tables.clause("round_tokens"))
+            self.gain(seat, amount, "round", tokens)
         for seat, predicted, clause in self.predictions:
             if predicted in winners:
                 self.gain(seat, clause.need()["amount"], "bonus", clause)
         for card, clause in self.tables.bonuses:
-            holders = [s for s in range(self.players) if self.alive[s] and card in self.discards[s]]
+            holders = [s for s in self.tables.seats if self.alive[s] and card in self.discards[s]]
             if holders and len(holders) == 1:
                 self.gain(holders[0], clause.need()["amount"], "bonus", clause)
             elif holders:
@@ -304,13 +308,13 @@ class Game(Effects):
 
     def targets(self, player: int, step: Step) -> list[int | None]:
         """Seats `player` may choose for a choose step (`[None]` when the card has no effect)."""
-        rule = step.clause.need()
+        anyone = step.clause.need()["who"] == "any"
         alive, protected = self.alive, self.protected
         out: list[int | None] = []
-        for seat in range(self.players):
+        for seat in self.tables.seats:
             shield = protected[seat]
             if seat == player:
-                if rule["who"] == "any":
+                if anyone:
                     out.append(seat)
             elif alive[seat] and (shield is None or "chosen_by_others" not in shield.rule["blocks"]):
                 out.append(seat)
@@ -329,11 +333,11 @@ class Game(Effects):
     def legal_actions(self) -> list[Action]:
         """Every legal decision for the player to act, in a stable order."""
         if self._legal is None:
-            if self.phase is Phase.PLAY:
+            if self.phase is PLAYING:
                 self._legal = tuple(self._play_actions())
-            elif self.phase is Phase.KEEP:
+            elif self.phase is KEEPING:
                 self._legal = tuple(self._keep_actions())
-            elif self.phase is Phase.RESPOND:
+            elif self.phase is RESPONDING:
                 self._legal = tuple(self._respond_actions())
             else:
                 self._legal = ()
@@ -369,18 +373,27 @@ class Game(Effects):
             out.append((card, [None] if decision.choose is None else self.choices(decision)))
         return out
 
-    def _plays(self, card: int, choice: Choice) -> list[Action]:
+    def _plays(self, card: int, choice: Choice) -> tuple[Action, ...]:
         """Every play of `card` with this choice (one per guess, or per player looked at)."""
+        decision = self.tables.decisions[card]
+        if decision.guess is not None and isinstance(choice, int):
+            decision.guess.clause.need()
+        plays = self.tables.plays.get((card, choice))
+        if plays is None:
+            plays = self.tables.plays[card, choice] = tuple(self._new_plays(card, choice))
+        return plays
+
+    def _new_plays(self, card: int, choice: Choice) -> list[Action]:
+        """Build the plays `_plays` remembers."""
         name, decision = self.tables.names[card], self.tables.decisions[card]
         if choice is None:
-            return [Action(PLAY, name)]
+            return [_playing(name)]
         if isinstance(choice, tuple):
             looks: Sequence[int | None] = choice if decision.look_choice else (None,)
             return [Action(PLAY, name, targets=choice, look=look) for look in looks]
         if decision.guess is None:
-            return [Action(PLAY, name, choice)]
-        decision.guess.clause.need()
-        return [_guessing(name, choice, g) for g in decision.guesses]
+            return [_playing(name, choice)]
+        return [_playing(name, choice, g) for g in decision.guesses]
 
     def _play_actions(self) -> list[Action]:
         return [action for card, choices in self._options() for choice in choices
@@ -388,26 +401,25 @@ class Game(Effects):
 
     def sample_action(self, rng: random.Random) -> Action:
         """A random legal action: a playable card, then whom it chooses, then a guess, each uniform."""
-        if self.phase is not Phase.PLAY:
+        if self.phase is not PLAYING:
             return _pick(rng, self.legal_actions())
         playable = self._playable()
         card = playable[int(rng.random() * len(playable))]
-        decision = self.tables.decisions[card]
+        name, decision = self.tables.names[card], self.tables.decisions[card]
         if decision.choose is None:
-            return Action(PLAY, self.tables.names[card])
+            return _playing(name)
         choices = self.choices(decision)
         choice = choices[int(rng.random() * len(choices))]
         pick = rng.random()
-        name = self.tables.names[card]
         if choice is None:
-            return Action(PLAY, name)
+            return _playing(name)
         if isinstance(choice, tuple):
             return Action(PLAY, name, targets=choice,
                           look=choice[int(pick * len(choice))] if decision.look_choice else None)
         if decision.guess is None:
-            return Action(PLAY, name, choice)
+            return _playing(name, choice)
         decision.guess.clause.need()
-        return Action(PLAY, name, choice, decision.guesses[int(pick * len(decision.guesses))])
+        return _playing(name, choice, decision.guesses[int(pick * len(decision.guesses))])
 
     def _respond_actions(self) -> list[Action]:
         assert self.pending is not None and self.pending.clause.card is not None
@@ -431,16 +443,16 @@ class Game(Effects):
         if self._legal is not None and action in self._legal:
             return
         tables = self.tables
-        if self.phase not in (Phase.PLAY, Phase.KEEP, Phase.RESPOND):
+        if self.phase not in DECIDING:
             raise IllegalActionError(tables.clause("game_end" if self.phase is Phase.GAME_OVER
                                                    else "last_standing").id,
                                      f"no decision is due: the game is in phase {self.phase.value}")
         if action.kind != self.phase.value:
             clause = self.pending.clause.id if self.pending else tables.clause("turn_play").id
             raise IllegalActionError(clause, f"a {self.phase.value} decision is due, not {action.kind}")
-        if self.phase is Phase.KEEP:
+        if self.phase is KEEPING:
             self._check_keep(action)
-        elif self.phase is Phase.RESPOND:
+        elif self.phase is RESPONDING:
             if action not in self._respond_actions():
                 assert self.pending is not None
                 raise IllegalActionError(self.pending.clause.id,
@@ -571,35 +583,36 @@ class Game(Effects):
             self._respond(action)
         else:
             self._play(action)
-        if self.pending is None and self.phase is not Phase.GAME_OVER:
+        if self.pending is None and self.phase is not GAME_OVER:
             self._end_turn()
         return self._flush()
 
     def _play(self, action: Action) -> None:
         tables, player = self.tables, self.current
+        _, name, target, guess, _, targets, look, _ = action
         tables.clause("turn_play").need()
-        card = tables.index[action.card]
+        card = tables.index[name]
         self.hands[player].remove(card)
         self.discards[player].append(card)
-        event: Event = {"type": "play", "player": player, "card": action.card}
-        if action.target is not None:
-            event["target"] = action.target
-        if action.targets:
-            event["targets"] = list(action.targets)
-            if action.look is not None:
-                event["look"] = action.look
-        if action.guess is not None:
-            event["guess"] = action.guess
+        event: Event = {"type": "play", "player": player, "card": name}
+        if target is not None:
+            event["target"] = target
+        if targets:
+            event["targets"] = list(targets)
+            if look is not None:
+                event["look"] = look
+        if guess is not None:
+            event["guess"] = guess
         self.log.append(event)
         self.forced = None
         out = tables.discard_out[card]
         if out is not None and out.need() in ("any_reason", "when_played"):
             self.eliminate(player, card, out)
             return
-        play = Play(player, card, action.target, action.guess, action.targets, action.look)
+        play = Play(player, card, target, guess, targets, look)
         for interpret, step in self._programs[card]:
             interpret(self, step, play)
-            if play.stopped or not self.alive[player] or self.phase is Phase.GAME_OVER:
+            if play.stopped or not self.alive[player] or self.phase is GAME_OVER:
                 break
 
     def _keep(self, action: Action) -> None:
@@ -638,9 +651,9 @@ class Game(Effects):
 
     def state(self) -> dict[str, Any]:
         """The canonical, complete state (see docs/formats.md)."""
-        name = self.tables.names.__getitem__
+        names, rank = self.tables.names, self.tables.rank.__getitem__
         pending: dict[str, Any] | None = None
-        if self.phase is Phase.RESPOND and self.pending is not None:
+        if self.phase is RESPONDING and self.pending is not None:
             pending = {"kind": "respond", "player": self.responder, "card": self.pending.clause.card}
         elif self.pending is not None:
             pending = {"kind": "keep", "player": self.current,
@@ -651,13 +664,14 @@ class Game(Effects):
             "players": self.players,
             "round": self.round,
             "phase": self.phase.value,
-            "turn": self.current if self.phase in (Phase.PLAY, Phase.KEEP, Phase.RESPOND) else None,
+            "turn": self.current if self.phase in DECIDING else None,
             "starter": self.starter,
-            "deck": list(map(name, reversed(self.deck))),
-            "set_aside": list(map(name, self.set_aside)),
-            "face_up": list(map(name, self.face_up)),
-            "hands": [self.hand_names(s) for s in range(self.players)],
-            "discards": [list(map(name, pile)) for pile in self.discards],
+            "deck": [names[c] for c in reversed(self.deck)],
+            "set_aside": [names[c] for c in self.set_aside],
+            "face_up": [names[c] for c in self.face_up],
+            "hands": [[names[c] for c in (sorted(hand, key=rank) if len(hand) > 1 else hand)]
+                      for hand in self.hands],  # as hand_names lists them
+            "discards": [[names[c] for c in pile] for pile in self.discards],
             "eliminated": [not a for a in self.alive],
             "protected": [p is not None for p in self.protected],
             "tokens": list(self.tokens),
@@ -697,9 +711,9 @@ class Game(Effects):
         return twin
 
 
-def _guessing(card: str, target: int, guess: str | int) -> Action:
-    """A play with a target and a guess, built without NamedTuple's keyword handling (the
-    legal-action list builds one per guessable card, at every decision)."""
+def _playing(card: str, target: int | None = None, guess: str | int | None = None) -> Action:
+    """A play of one card, with its target and guess if any, built without NamedTuple's keyword
+    handling (the legal-action list builds one per guessable card, at every decision)."""
     return tuple.__new__(Action, (PLAY, card, target, guess, (), (), None, None))
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..errors import RuleGapError
 from ..spec import Clause, Edition, Step
+from .actions import Action
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,8 @@ class Tables:
 
     edition: Edition
     players: int
+    seats: range
+    """Every seat number, in order."""
     names: tuple[str, ...]
     values: tuple[int, ...]
     index: dict[str, int]
@@ -57,6 +60,10 @@ class Tables:
     numbers: dict[str, int | None]
     """Player-count rules (deck_size, set_aside, face_up, tokens_to_win) for this player count;
     None where the spec gives no number (asking `number` then raises the rule gap)."""
+    sorted_deck: tuple[str, ...]
+    """The deck's card names in sorted order: an explicit deck holding the same is a whole deck."""
+    plays: dict[tuple[int, int | tuple[int, ...] | None], tuple[Action, ...]] = field(default_factory=dict)
+    """Each card's plays per choice, remembered once a game has listed them (actions are immutable)."""
 
     def number(self, kind: str) -> int:
         """A player-count rule's number for this game (RuleGapError when the spec is silent)."""
@@ -100,6 +107,7 @@ def tables_for(edition: Edition, players: int) -> Tables:
     return Tables(
         edition=edition,
         players=players,
+        seats=range(players),
         names=tuple(c.name for c in cards),
         values=tuple(c.value for c in cards),
         index={c.name: c.index for c in cards},
@@ -119,6 +127,7 @@ def tables_for(edition: Edition, players: int) -> Tables:
                    for c in range(len(cards))),
         numbers={kind: _number(edition, kind, players)
                  for kind in ("deck_size", "set_aside", "face_up", "tokens_to_win")},
+        sorted_deck=tuple(sorted(cards[c].name for c in edition.deck(players))),
     )
 
 

@@ -45,9 +45,13 @@ def redact(event: Event, player: int) -> Event:
     return {key: value for key, value in event.items() if key != hidden}
 
 
-def view(game: Game, player: int) -> dict[str, Any]:
-    """Everything `player` knows: public state, own hand, redacted round log (docs/formats.md)."""
-    state = game.state()
+def view(game: Game, player: int, state: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything `player` knows: public state, own hand, redacted round log (docs/formats.md).
+
+    `state` is the game's current `state()`, when the caller already holds it.
+    """
+    if state is None:
+        state = game.state()
     return {
         "player": player,
         "edition": state["edition"],
@@ -68,5 +72,6 @@ def view(game: Game, player: int) -> dict[str, Any]:
         "pending": state["pending"],
         "round_winners": state["round_winners"],
         "game_winners": state["game_winners"],
-        "log": [redact(event, player) for event in game.log],
+        "log": [event if event["type"] not in HIDDEN_FIELD else redact(event, player)
+                for event in game.log],
     }

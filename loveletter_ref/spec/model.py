@@ -24,6 +24,11 @@ class ClauseStatus(enum.Enum):
     """(Readings) the rulebook says two incompatible things; one version is selected for play."""
 
 
+SILENT = ClauseStatus.SILENT
+"""As a plain name for `Clause.need`, which every rule the engine applies goes through (looking
+a member up on an enum class is slow in Python 3.11)."""
+
+
 STEP_KINDS = ("choose", "guess", "look", "compare", "protect", "discard_draw", "draw_return", "trade",
               "predict", "force_next_target", "offer_redraw")
 """Card rules that are executed in order when the card is played."""
@@ -105,11 +110,11 @@ class Clause:
     @property
     def silent(self) -> bool:
         """True when the rule is unknown and using it is a rule gap."""
-        return self.status is ClauseStatus.SILENT
+        return self.status is SILENT
 
     def need(self) -> Any:
         """The rule's parameters, or RuleGapError when the clause is silent."""
-        if self.status is ClauseStatus.SILENT:
+        if self.status is SILENT:
             raise RuleGapError(self.id, f"the rules are silent here: {self.silence}")
         return self.rule
 

@@ -80,7 +80,7 @@ def e_play(player: int, card: str, target: int | None = None, guess: str | int |
     return out
 
 
-def e_guess(player: int, target: int, guess: str, correct: bool) -> Json:
+def e_guess(player: int, target: int, guess: str | int, correct: bool) -> Json:
     return {"type": "guess", "player": player, "target": target, "guess": guess, "correct": correct}
 
 
