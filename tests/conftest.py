@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Sequence
 
 import pytest
@@ -30,6 +31,17 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
     if table:
         terminalreporter.section("conformance corpus: clauses covered by required cases")
         terminalreporter.write_line(table)
+
+
+@pytest.fixture
+def sigint_delivered():
+    """Ctrl-C reaches this process and the programs it starts, even when pytest itself was started
+    with SIGINT ignored (a background job of a non-interactive shell, nohup)."""
+    before = signal.getsignal(signal.SIGINT)
+    if before == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
 
 
 @pytest.fixture(scope="session")

@@ -19,7 +19,8 @@ from test_check_command import schema_validator
 
 from llcheck.harness.interrupts import StopSignals
 
-pytestmark = pytest.mark.skipif(not PROC.is_dir(), reason="finding leftover processes needs /proc")
+pytestmark = [pytest.mark.skipif(not PROC.is_dir(), reason="finding leftover processes needs /proc"),
+              pytest.mark.usefixtures("sigint_delivered")]
 
 
 @pytest.fixture

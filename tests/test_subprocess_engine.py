@@ -134,6 +134,7 @@ def test_close_stops_the_engine():
         engine.legal_actions()
 
 
+@pytest.mark.usefixtures("sigint_delivered")
 def test_ctrl_c_stops_a_run_and_kills_hung_engines(tmp_path, monkeypatch):
     monkeypatch.setenv("LLCHECK_TEST_MARKER", str(tmp_path / "child.pid"))
     started = []
