@@ -38,6 +38,7 @@ def corpus() -> list[Case]:
     ("token_if_eliminated: 1", NEUTRAL,
      {"constable.token/a-discarded-constable-pays-when-its-player-is-knocked-out",
       "constable.token/the-fourth-token-ends-the-game-at-once"}),
+    ("showdown_bonus: 1", "showdown_bonus: 2", {"count.bonus/one-count-adds-exactly-one"}),
     ('"5-8": 4}', '"5-8": 5}', {f"tokens.target/{n}-players-4-tokens-won-mid-round" for n in range(5, 9)}),
 ])
 def test_a_bent_premium_rule_fails_its_cases(corpus, tmp_path, rule, bent, caught):

@@ -1317,6 +1317,68 @@ def count_bonus(ed: Ed) -> list[Json]:
     ]
 
 
+def count_one_point(ed: Ed) -> list[Json]:
+    draws = [
+        "Guard",
+        "Dowager Queen",
+        "Baron",
+        "King",
+        "Cardinal",
+        "Cardinal",
+        "Baron",
+        "Constable",
+        "Guard",
+        "Count",
+        "Priest",
+        "Baroness",
+        "Guard",
+        "Sycophant",
+        "Guard",
+        "Jester",
+        "Bishop",
+        "Countess",
+        "Guard",
+        "Assassin",
+        "Sycophant",
+        "Baroness",
+    ]
+    game = table(ed, ("Handmaid", "Handmaid"), ["Prince", "Prince", "Princess"], "Count", draws,
+                 swaps=[16, 17])
+    assert game.kept == ["Countess", "Bishop"] and game.predictions == [(0, 1)] and game.marked == 1
+    return [
+        case(
+            ed,
+            "count.bonus/one-count-adds-exactly-one",
+            "A Countess (7) with one Count discarded counts 8 and loses to a Bishop (9); a Count worth "
+            "2 would tie them, and the tie would go to the Countess's far higher discard total",
+            clauses=ed.c("count.bonus", "round.showdown", "round.deck-empty", "jester.predict"),
+            tags=["count", "bishop", "showdown"],
+            players=5,
+            rounds=[
+                rnd(
+                    game.deck,
+                    [
+                        *game.steps,
+                        step(
+                            {"type": "play", "card": "Baroness", "targets": [1]},
+                            [
+                                {"type": "play", "player": 0, "card": "Baroness", "targets": [1]},
+                                e_look(0, 1, "Bishop"),
+                                e_round_end("showdown", [1], ["Countess", "Bishop", *OUT3]),
+                                e_token(1),
+                                e_token(0, "bonus"),
+                            ],
+                            state={**OVER, "deck": [], "round_winners": [1], "tokens": [1, 1, 0, 0, 0]},
+                        ),
+                    ],
+                )
+            ],
+            note="The other Count is the card set aside, so seat 1 discards none; seat 0's discards total "
+            "42 against seat 1's 24",
+        )
+    ]
+
+
 def bishop_showdown(ed: Ed) -> list[Json]:
     draws = [
         "Guard",
@@ -1547,7 +1609,8 @@ GROUPS = {
     "next-round": ("Who starts the next round", _values(next_first)),
     "five-player-showdowns": (
         "Five-player rounds played to the showdown: the Count, the Bishop, the Jester",
-        lambda ed: count_bonus(ed) + bishop_showdown(ed) + bishop_empty_deck(ed) + jester_shared_win(ed),
+        lambda ed: (count_bonus(ed) + count_one_point(ed) + bishop_showdown(ed) + bishop_empty_deck(ed)
+                    + jester_shared_win(ed)),
     ),
 }
 """File name -> (description, cases for Premium)."""
