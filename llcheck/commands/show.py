@@ -32,6 +32,13 @@ def _rule_text(clause: Clause) -> str:
     return text
 
 
+def _count_text(count: int | dict[str, int]) -> str:
+    """A card's count for the table: `5`, or `5 (2-4), 8 (5-8)` when it depends on the players."""
+    if isinstance(count, int):
+        return str(count)
+    return ", ".join(f"{n} ({players})" for players, n in count.items())
+
+
 def _counts(edition: Edition) -> dict[str, Any]:
     out = {}
     for card in edition.cards:
@@ -47,14 +54,15 @@ def run(args: argparse.Namespace) -> int:
         return exitcodes.OK
     players = f"{edition.min_players}-{edition.max_players} players"
     print(f"{edition.title} [{edition.kind} {edition.id}, {players}]")
-    counts = _counts(edition)
-    print(f"\n{'value':>5}  {'card':<12} {'count':<8} clauses")
+    counts = {name: _count_text(count) for name, count in _counts(edition).items()}
+    width = max(8, *map(len, counts.values()))
+    print(f"\n{'value':>5}  {'card':<13} {'count':<{width}} clauses")
     for card in sorted(edition.cards, key=lambda c: (c.value, c.name)):
-        print(f"{card.value:>5}  {card.name:<12} {str(counts[card.name]):<8} {card.clause.id}")
+        print(f"{card.value:>5}  {card.name:<13} {counts[card.name]:<{width}} {card.clause.id}")
         for clause in _card_clauses(edition, card.name):
-            print(f"{'':29}{clause.id}  {_rule_text(clause)}")
+            print(f"{'':{width + 22}}{clause.id}  {_rule_text(clause)}")
             if args.quotes:
-                print(f"{'':31}{clause.quote()}")
+                print(f"{'':{width + 24}}{clause.quote()}")
     print("\ngeneral rules")
     for clause in edition.general.values():
         print(f"  {clause.id:<34} {_rule_text(clause)}")

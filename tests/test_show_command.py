@@ -1,0 +1,47 @@
+"""`llcheck show`: the card table and rules of an edition or reading, by clause id."""
+
+from __future__ import annotations
+
+import json
+
+from llcheck.cli import main
+from loveletter_ref.spec import load_spec
+
+
+def show(capsys, *args: str) -> list[str]:
+    assert main(["show", *args]) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def card_row(lines: list[str], name: str) -> list[str]:
+    """The words of the table row that introduces card `name`."""
+    return next(line.split() for line in lines if line.split()[1:2] == [name])
+
+
+def test_every_card_and_every_clause_is_listed(capsys):
+    lines = show(capsys, "--edition", "z-man-2019")
+    text = "\n".join(lines)
+    assert lines[0].endswith("[edition z-man-2019, 2-6 players]")
+    for clause_id in load_spec("z-man-2019").clauses:
+        assert clause_id in text
+    assert card_row(lines, "Guard")[:4] == ["1", "Guard", "6", "z19.guard"]
+
+
+def test_counts_that_depend_on_the_player_count_are_shown_per_range(capsys):
+    lines = show(capsys, "--edition", "premium")
+    assert card_row(lines, "Guard")[:6] == ["1", "Guard", "5", "(2-4),", "8", "(5-8)"]
+    assert card_row(lines, "Jester")[2:6] == ["0", "(2-4),", "1", "(5-8)"]
+
+
+def test_quotes_follow_each_clause_in_the_rulebooks_own_words(capsys):
+    lines = show(capsys, "--edition", "classic", "--quotes")
+    at = next(i for i, line in enumerate(lines) if "classic.countess.forced" in line and "forced_with" in line)
+    assert "en-cyrillic_bga-gamehelp_classic-and-premium.txt:22 «" in lines[at + 1]
+
+
+def test_json_gives_counts_as_data_and_readings_show_too(capsys):
+    data = json.loads("\n".join(show(capsys, "--edition", "premium", "--json")))
+    guard = next(card for card in data["cards"] if card["name"] == "Guard")
+    assert guard["count"] == {"2-4": 5, "5-8": 8} and guard["clause"] == "premium.guard"
+    lines = show(capsys, "--edition", "tr-2019")
+    assert "[reading tr-2019, 2-6 players]" in lines[0]
