@@ -35,7 +35,8 @@ def test_counts_that_depend_on_the_player_count_are_shown_per_range(capsys):
 
 def test_quotes_follow_each_clause_in_the_rulebooks_own_words(capsys):
     lines = show(capsys, "--edition", "classic", "--quotes")
-    at = next(i for i, line in enumerate(lines) if "classic.countess.forced" in line and "forced_with" in line)
+    at = next(i for i, line in enumerate(lines)
+              if "classic.countess.forced" in line and "forced_with" in line)
     assert "en-cyrillic_bga-gamehelp_classic-and-premium.txt:22 «" in lines[at + 1]
 
 
