@@ -37,7 +37,7 @@ class DeckError(EngineError, ValueError):
 class IllegalActionError(EngineError):
     """An action breaks a rule; the state is left unchanged.
 
-    `clause` is the full id of the clause the action breaks (e.g. ``z19.countess.forced``).
+    `clause` is the full id of the clause the action breaks (e.g. ``z19.turn.play``).
     """
 
     def __init__(self, clause: str, message: str):

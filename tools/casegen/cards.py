@@ -7,6 +7,8 @@ helpers spell out the events the rules call for, turn by turn.
 from __future__ import annotations
 
 from .dsl import (
+    NO,
+    YES,
     Ed,
     Json,
     case,
@@ -30,9 +32,6 @@ from .dsl import (
     start_events,
     step,
 )
-
-NO = False
-YES = True
 
 
 def guard(ed: Ed) -> list[Json]:

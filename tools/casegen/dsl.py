@@ -16,6 +16,10 @@ from loveletter_ref.spec import Edition, load_spec
 
 Json = dict[str, Any]
 
+NO = False
+YES = True
+"""Readable members of the `eliminated` lists in expected states."""
+
 
 @dataclass(frozen=True)
 class Ed:

@@ -15,6 +15,8 @@ from typing import Any
 
 from . import cards, rounds, setup
 from .dsl import (
+    NO,
+    YES,
     Ed,
     Json,
     case,
@@ -42,8 +44,6 @@ from .dsl import (
 from .duel import duel
 from .table import table
 
-NO = False
-YES = True
 OVER = {"phase": "round_over", "turn": None}
 
 
@@ -1118,43 +1118,15 @@ def showdowns(ed: Ed) -> list[Json]:
         )
     ]
     for kind, winners, totals in (("nobody", [0, 1], "12 and 12"), ("starter", [0], "14 and 10")):
-        tie = rounds.classic_tie(ed, kind)
-        last = rounds.CLASSIC_TIES[kind][1][-1]
-        effect = [e_protect(1)] if last == "Handmaid" else []
-        tokens = [1 if seat in winners else 0 for seat in range(2)]
-        slug = "equal-discard-totals-both-win" if len(winners) > 1 else "the-higher-discard-total-wins"
+        shared = len(winners) > 1
         out.append(
-            case(
-                ed,
-                f"round.tie/{slug}",
-                f"A showdown between equal cards goes to the higher total of discarded values ({totals}); "
-                + ("players still tied all win the round" if len(winners) > 1 else "seat 0 wins"),
-                clauses=ed.c("round.tie", "round.showdown", "tokens.round-win"),
-                tags=["showdown", "tie", "two-player"],
-                players=2,
-                rounds=[
-                    rnd(
-                        tie.deck,
-                        [
-                            *tie.steps,
-                            step(
-                                play(last),
-                                [
-                                    e_play(1, last),
-                                    *effect,
-                                    e_round_end("showdown", winners, ["Prince", "Prince"]),
-                                    *[e_token(seat) for seat in winners],
-                                ],
-                                state={**OVER, "round_winners": winners, "tokens": tokens},
-                            ),
-                        ],
-                    )
-                ],
+            rounds.classic_tie_case(
+                ed, kind, winners, totals,
+                "equal-discard-totals-both-win" if shared else "the-higher-discard-total-wins",
+                "players still tied all win the round" if shared else "seat 0 wins",
+                over=OVER,
                 note="premium.round.tie records the choice of Premium's rulebook (every still-tied player "
-                "wins) "
-                "over the game-help page (nobody wins)"
-                if len(winners) > 1
-                else None,
+                "wins) over the game-help page (nobody wins)" if shared else None,
             )
         )
     return out

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .dsl import (
+    NO,
+    YES,
     Ed,
     Json,
     case,
@@ -29,8 +33,6 @@ from .dsl import (
 )
 from .duel import Duel, duel
 
-NO = False
-YES = True
 OVER = {"phase": "round_over", "turn": None, "deck": []}
 """The state every showdown case ends in (merged into the last step's expectation)."""
 
@@ -339,55 +341,64 @@ def classic_tie(ed: Ed, kind: str, first: int = 0) -> Duel:
     )
 
 
+def classic_tie_case(
+    ed: Ed, kind: str, winners: list[int], totals: str, slug: str, outcome: str,
+    over: Json = OVER, **extra: Any,
+) -> Json:
+    """The case of the showdown `CLASSIC_TIES[kind]`: equal Princes, decided by the discard totals;
+    `over` is what the final state must show besides the winners and tokens."""
+    game = classic_tie(ed, kind)
+    last = CLASSIC_TIES[kind][1][-1]
+    effect = [e_protect(1)] if last == "Handmaid" else []
+    tokens = [1 if s in winners else 0 for s in range(2)]
+    return case(
+        ed,
+        f"round.tie/{slug}",
+        f"A showdown between equal cards goes to the higher total of discarded values ({totals}); {outcome}",
+        clauses=ed.c("round.tie", "round.showdown", "tokens.round-win"),
+        tags=["showdown", "tie", "two-player"],
+        players=2,
+        rounds=[
+            rnd(
+                game.deck,
+                [
+                    *game.steps,
+                    step(
+                        play(last),
+                        [
+                            e_play(1, last),
+                            *effect,
+                            e_round_end("showdown", winners, ["Prince", "Prince"]),
+                            *[e_token(s) for s in winners],
+                        ],
+                        state={**over, "round_winners": winners, "tokens": tokens},
+                    ),
+                ],
+            )
+        ],
+        **extra,
+    )
+
+
 def ties(ed: Ed) -> list[Json]:
     if ed.id == "classic":
+        slugs = {
+            "nobody": "equal-discard-totals-nobody-wins",
+            "starter": "the-higher-discard-total-wins",
+            "other": "the-higher-discard-total-wins-second-player",
+        }
         out = []
         for kind, winners, totals in (
             ("nobody", [], "12 and 12"),
             ("starter", [0], "14 and 10"),
             ("other", [1], "10 and 14"),
         ):
-            game = classic_tie(ed, kind)
-            last = CLASSIC_TIES[kind][1][-1]
-            effect = [e_protect(1)] if last == "Handmaid" else []
+            outcome = (f"seat {winners[0]} wins" if winners
+                       else "equal totals leave the round without a winner")
             tokens = [1 if s in winners else 0 for s in range(2)]
-            slug = {
-                "nobody": "equal-discard-totals-nobody-wins",
-                "starter": "the-higher-discard-total-wins",
-                "other": "the-higher-discard-total-wins-second-player",
-            }[kind]
             out.append(
-                case(
-                    ed,
-                    f"round.tie/{slug}",
-                    "A showdown between equal cards goes to the higher total of discarded values "
-                    f"({totals}); "
-                    + (
-                        "equal totals leave the round without a winner"
-                        if not winners
-                        else f"seat {winners[0]} wins"
-                    ),
-                    clauses=ed.c("round.tie", "round.showdown", "tokens.round-win"),
-                    tags=["showdown", "tie", "two-player"],
-                    players=2,
-                    rounds=[
-                        rnd(
-                            game.deck,
-                            [
-                                *game.steps,
-                                step(
-                                    play(last),
-                                    [
-                                        e_play(1, last),
-                                        *effect,
-                                        e_round_end("showdown", winners, ["Prince", "Prince"]),
-                                        *[e_token(s) for s in winners],
-                                    ],
-                                    state={**OVER, "round_winners": winners, "tokens": tokens},
-                                ),
-                            ],
-                        )
-                    ],
+                classic_tie_case(
+                    ed, kind, winners, totals, slugs[kind], outcome,
                     result={"round_winners": winners, "tokens": tokens},
                 )
             )

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from .dsl import (
+    NO,
+    YES,
     Ed,
     Json,
     case,
@@ -27,9 +29,6 @@ from .dsl import (
     start_events,
     step,
 )
-
-NO = False
-YES = True
 
 
 def _full_state(ed: Ed, players: int, deck: list[str], hands: list[list[str]], face_up: int) -> Json:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from .dsl import (
+    NO,
+    YES,
     Ed,
     Json,
     case,
@@ -26,9 +28,6 @@ from .dsl import (
     step,
 )
 from .duel import duel
-
-NO = False
-YES = True
 
 
 def spy(ed: Ed) -> list[Json]:
