@@ -13,8 +13,8 @@ class TieKnocksOutThePlayer(Game):
         if values[hands[play.player][0]] != values[hands[play.target][0]]:
             return super().step_compare(step, play)
         cards = [self.tables.names[hands[play.player][0]], self.tables.names[hands[play.target][0]]]
-        self.emit({"type": "compare", "player": play.player, "target": play.target, "cards": cards,
-                   "loser": play.player})
+        self.log.append({"type": "compare", "player": play.player, "target": play.target, "cards": cards,
+                         "loser": play.player})
         self.eliminate(play.player, play.card, step.clause)
 
 
@@ -23,7 +23,7 @@ class PrincessSurvivesAPrince(Game):
 
     def discard(self, player, card):
         self.discards[player].append(card)
-        self.emit({"type": "discard", "player": player, "card": self.tables.names[card]})
+        self.log.append({"type": "discard", "player": player, "card": self.tables.names[card]})
 
 
 class HandmaidNeverExpires(Game):

@@ -66,7 +66,7 @@ class PrincessSurvivesDiscard(Game):
 
     def discard(self, player: int, card: int) -> None:
         self.discards[player].append(card)
-        self.emit({"type": "discard", "player": player, "card": self.tables.names[card]})
+        self.log.append({"type": "discard", "player": player, "card": self.tables.names[card]})
 
 
 class LastStandingPlaysOn(Game):
@@ -222,8 +222,8 @@ class LooksAtBothTargets(Game):
         if step.clause.rule == "one_of_targets":
             for seat in play.targets:
                 for card in self.hands[seat]:
-                    self.emit({"type": "look", "player": play.player, "target": seat,
-                               "card": self.tables.names[card]})
+                    self.log.append({"type": "look", "player": play.player, "target": seat,
+                                     "card": self.tables.names[card]})
             return
         super().step_look(step, play)
 

@@ -123,7 +123,8 @@ class ShortDeckNoEffect(Game):
     def step_draw_return(self, step: Step, play: Play) -> None:
         rule = step.clause.need()
         if 0 < len(self.deck) < rule["draw"]:
-            self.emit({"type": "no_effect", "player": play.player, "card": self.tables.names[play.card]})
+            self.log.append({"type": "no_effect", "player": play.player,
+                             "card": self.tables.names[play.card]})
             return
         super().step_draw_return(step, play)
 

@@ -35,6 +35,11 @@ class Play:
 class Effects:
     """Interpreters of card steps; mixed into `Game`, whose round state they read and change."""
 
+    __slots__ = ("edition", "tables", "players", "phase", "current", "deck", "set_aside", "hands",
+                 "discards", "alive", "protected", "pending", "responder", "forced", "predictions",
+                 "tokens", "game_winners", "log")
+    """The round state the steps read and change (`Game` adds the rest of its state)."""
+
     edition: Edition
     tables: Tables
     players: int
@@ -54,10 +59,6 @@ class Effects:
     game_winners: list[int] | None
     log: list[Event]
 
-    def emit(self, event: Event) -> None:
-        """Record one event of the current round."""
-        self.log.append(event)
-
     def step_choose(self, step: Step, play: Play) -> None:
         """Bind the chosen players; with nobody to choose, apply the no-valid-target rule.
 
@@ -65,10 +66,10 @@ class Effects:
         `counter`), and the played card's effect stops.
         """
         if play.target is None and not play.targets:
-            fallback = step.modifiers.get("no_target") or self.tables.clause("no_valid_target")
+            fallback = step.modifiers.get("no_target") or self.tables.general["no_valid_target"]
             if fallback.need() == "no_effect":
-                self.emit({"type": "no_effect", "player": play.player,
-                           "card": self.tables.names[play.card], "clause": fallback.id})
+                self.log.append({"type": "no_effect", "player": play.player,
+                                 "card": self.tables.names[play.card], "clause": fallback.id})
                 play.stopped = True
             return
         if not self.tables.countered[play.card]:
@@ -88,8 +89,8 @@ class Effects:
             correct = self.tables.values[held] == play.guess
         else:
             correct = self.tables.names[held] == play.guess
-        self.emit({"type": "guess", "player": play.player, "target": target, "guess": play.guess,
-                   "correct": correct})
+        self.log.append({"type": "guess", "player": play.player, "target": target, "guess": play.guess,
+                         "correct": correct})
         play.hit = correct
         if not correct:
             return
@@ -110,8 +111,8 @@ class Effects:
         for seat in seats:
             assert seat is not None
             for card in self.hands[seat]:
-                self.emit({"type": "look", "player": play.player, "target": seat,
-                           "card": self.tables.names[card]})
+                self.log.append({"type": "look", "player": play.player, "target": seat,
+                                 "card": self.tables.names[card]})
 
     def step_compare(self, step: Step, play: Play) -> None:
         """Compare hand values privately; the loser named by the rule (or the tie rule) is out."""
@@ -130,9 +131,9 @@ class Effects:
             higher = target if lower == player else player
             losers = [lower if rule["loser"] == "lower" else higher]
             deciding = step.clause
-        self.emit({"type": "compare", "player": player, "target": target,
-                   "cards": [self.tables.names[mine], self.tables.names[theirs]],
-                   "loser": losers[0] if len(losers) == 1 else None})
+        self.log.append({"type": "compare", "player": player, "target": target,
+                         "cards": [self.tables.names[mine], self.tables.names[theirs]],
+                         "loser": losers[0] if len(losers) == 1 else None})
         for loser in losers:
             self.eliminate(loser, play.card, deciding)
 
@@ -140,7 +141,7 @@ class Effects:
         """Protect the player until the start of their next turn."""
         step.clause.need()
         self.protected[play.player] = step.clause
-        self.emit({"type": "protect", "player": play.player})
+        self.log.append({"type": "protect", "player": play.player})
 
     def step_discard_draw(self, step: Step, play: Play) -> None:
         """The target discards their hand (without its effect) and draws a new card."""
@@ -148,8 +149,8 @@ class Effects:
         assert play.target is not None
         empty = step.modifiers.get("empty_deck")
         if not self.deck and empty is not None and empty.need() == "no_effect":
-            self.emit({"type": "no_effect", "player": play.player,
-                       "card": self.tables.names[play.card], "clause": empty.id})
+            self.log.append({"type": "no_effect", "player": play.player,
+                             "card": self.tables.names[play.card], "clause": empty.id})
             return
         self.discard_and_draw(play.target, empty)
 
@@ -160,8 +161,8 @@ class Effects:
         if available == 0:
             empty = step.modifiers["empty_deck"]
             if empty.need() == "no_effect":
-                self.emit({"type": "no_effect", "player": play.player,
-                           "card": self.tables.names[play.card], "clause": empty.id})
+                self.log.append({"type": "no_effect", "player": play.player,
+                                 "card": self.tables.names[play.card], "clause": empty.id})
                 return
         if available < rule["draw"]:
             step.modifiers["short_deck"].need()
@@ -186,7 +187,7 @@ class Effects:
         else:
             event["targets"] = [first, second]
         event["cards"] = [self.tables.names[c] for c in mine + theirs]
-        self.emit(event)
+        self.log.append(event)
         self.hands[first], self.hands[second] = theirs, mine
 
     def step_predict(self, step: Step, play: Play) -> None:
@@ -194,14 +195,14 @@ class Effects:
         step.clause.need()
         assert play.target is not None
         self.predictions.append((play.player, play.target, step.clause))
-        self.emit({"type": "predict", "player": play.player, "target": play.target})
+        self.log.append({"type": "predict", "player": play.player, "target": play.target})
 
     def step_force_next_target(self, step: Step, play: Play) -> None:
         """Mark the target: the next card played must choose them if it can."""
         step.clause.need()
         assert play.target is not None
         self.forced = (play.target, step.clause)
-        self.emit({"type": "force_target", "player": play.player, "target": play.target})
+        self.log.append({"type": "force_target", "player": play.player, "target": play.target})
 
     def step_offer_redraw(self, step: Step, play: Play) -> None:
         """Offer the target to discard their hand and draw (after a correct guess, if so ruled)."""
@@ -227,8 +228,8 @@ class Effects:
             if clause is None or play.card not in self.tables.edition.cards[card].counters:
                 continue
             rule = clause.need()
-            self.emit({"type": "counter", "player": seat, "target": play.player,
-                       "card": self.tables.names[card]})
+            self.log.append({"type": "counter", "player": seat, "target": play.player,
+                             "card": self.tables.names[card]})
             self.eliminate(play.player, card, clause)
             self.hands[seat].remove(card)
             self.discard(seat, card)
@@ -247,12 +248,12 @@ class Effects:
         fallback = None
         if empty_deck is not None and not self.deck and empty_deck.need() == "set_aside":
             fallback = empty_deck
-        self.draw(seat, fallback, empty_deck.id if empty_deck else self.tables.clause("turn_draw").id)
+        self.draw(seat, fallback, empty_deck.id if empty_deck else self.tables.general["turn_draw"].id)
 
     def discard(self, player: int, card: int) -> None:
         """Put a card from `player`'s hand on their discard pile; it may knock them out."""
         self.discards[player].append(card)
-        self.emit({"type": "discard", "player": player, "card": self.tables.names[card]})
+        self.log.append({"type": "discard", "player": player, "card": self.tables.names[card]})
         out = self.tables.discard_out[card]
         if out is not None and out.need() == "any_reason" and self.alive[player]:
             self.eliminate(player, card, out)
@@ -271,7 +272,7 @@ class Effects:
         else:
             raise RuleGapError(clause_id, f"player {player} must draw but no card is left to draw")
         self.hands[player].append(card)
-        self.emit({"type": "draw", "player": player, "card": self.tables.names[card], "from": source})
+        self.log.append({"type": "draw", "player": player, "card": self.tables.names[card], "from": source})
 
     def eliminate(self, player: int, by_card: int, clause: Clause) -> None:
         """Knock `player` out: their hand is discarded face up without effect.
@@ -279,39 +280,41 @@ class Effects:
         A card in their discard pile that pays a token on elimination pays it (and that token
         may end the game at once).
         """
-        self.tables.clause("elimination").need()
+        tables, log, discards = self.tables, self.log, self.discards[player]
+        tables.general["elimination"].need()
         self.alive[player] = False
         self.protected[player] = None
-        self.emit({"type": "eliminate", "player": player, "by": self.tables.names[by_card],
-                   "clause": clause.id})
-        paying = [self.tables.eliminated_token[c] for c in self.discards[player]]
+        log.append({"type": "eliminate", "player": player, "by": tables.names[by_card], "clause": clause.id})
+        tokens = tables.eliminated_token
+        paying = dict.fromkeys(tokens[c] for c in discards if tokens[c] is not None)
         hand = self.hands[player]
         while hand:
             card = hand.pop(0)
-            self.discards[player].append(card)
-            self.emit({"type": "discard", "player": player, "card": self.tables.names[card]})
-        for token in dict.fromkeys(t for t in paying if t is not None):
+            discards.append(card)
+            log.append({"type": "discard", "player": player, "card": tables.names[card]})
+        for token in paying:
+            assert token is not None
             self.gain(player, token.need(), "bonus", token)
 
     def gain(self, seat: int, amount: int, reason: str, clause: Clause) -> None:
         """Give `seat` favour tokens; during a round, reaching the target may end the game at once."""
         self.tokens[seat] += amount
-        self.emit({"type": "token", "player": seat, "amount": amount, "reason": reason,
-                   "clause": clause.id})
+        self.log.append({"type": "token", "player": seat, "amount": amount, "reason": reason,
+                         "clause": clause.id})
         in_round = self.phase in DECIDING
-        if in_round and self.tables.clause("game_end").need().get("mid_round") == "ends_game":
+        if in_round and self.tables.general["game_end"].need().get("mid_round") == "ends_game":
             self.end_game_if_won()
 
     def end_game_if_won(self) -> bool:
         """End the game if someone has reached the token target; True when it ended."""
         target = self.tables.number("tokens_to_win")
-        reached = [seat for seat in self.tables.seats if self.tokens[seat] >= target]
-        if not reached:
+        if max(self.tokens) < target:
             return False
+        reached = [seat for seat in self.tables.seats if self.tokens[seat] >= target]
         if len(reached) > 1:
-            self.tables.clause("game_end").need()
+            self.tables.general["game_end"].need()
         self.game_winners = reached
         self.phase = Phase.GAME_OVER
         self.pending = None
-        self.emit({"type": "game_end", "winners": reached})
+        self.log.append({"type": "game_end", "winners": reached})
         return True

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -29,6 +29,12 @@ member up on an enum class is slow in Python 3.11)."""
 
 class Game(Effects):
     """The reference engine: set up rounds, list legal actions, apply them, report state."""
+
+    __slots__ = ("seed", "_rng", "_shuffles", "initial_tokens", "first_player", "round", "round_winners",
+                 "starter", "face_up", "turns", "record", "_actions", "_legal", "_mark", "_programs")
+    """The rest of the game's state. Slots, not an instance dictionary: reading the state is what
+    the engine does most, and CPython specializes slot reads and method lookups on such objects
+    (an instance dictionary of over 30 keys loses that). A subclass may add attributes of its own."""
 
     def __init__(self, edition: Edition, players: int, *, first_player: int = 0,
                  tokens: Sequence[int] | None = None, seed: int = 0):
@@ -93,16 +99,16 @@ class Game(Effects):
         first round and the next-round rule afterwards. Returns the events up to the first decision.
         """
         if self.phase is not SETUP and self.phase is not ROUND_OVER:
-            raise IllegalActionError(self.tables.clause("game_end").id if self.phase is Phase.GAME_OVER
-                                     else self.tables.clause("turn_play").id,
+            raise IllegalActionError(self.tables.general["game_end"].id if self.phase is Phase.GAME_OVER
+                                     else self.tables.general["turn_play"].id,
                                      f"cannot start a round while the game is in phase {self.phase.value}")
         order = self._deal_order(deck)
         starter = first_player if first_player is not None else self._next_starter()
         if not 0 <= starter < self.players:
             raise DeckError(f"first player {starter} is not a seat (0-{self.players - 1})")
         self._actions = []
-        self.record.append({"deck": [self.tables.names[c] for c in order], "first": starter,
-                            "actions": self._actions})
+        names = self.tables.names
+        self.record.append({"deck": [names[c] for c in order], "first": starter, "actions": self._actions})
         self.round += 1
         self._legal = None
         self._setup(order, starter)
@@ -112,7 +118,7 @@ class Game(Effects):
         names = self.tables.names
         size = self.tables.number("deck_size")
         if size != len(self.tables.deck):
-            raise RuleGapError(self.tables.clause("deck_size").id,
+            raise RuleGapError(self.tables.general["deck_size"].id,
                                f"the rules use {size} cards for {self.players} players but name "
                                f"only {len(self.tables.deck)} of them")
         if deck is None:
@@ -125,7 +131,7 @@ class Game(Effects):
             want, have = Counter(names[c] for c in self.tables.deck), Counter(deck)
             diffs = [f"{have[n] - want[n]:+d} {n}" for n in names if have[n] != want[n]]
             raise DeckError(f"deck is not a {self.edition.id} deck for {self.players} players: "
-                            f"{', '.join(diffs)} [{self.tables.clause('deck_size').id}]")
+                            f"{', '.join(diffs)} [{self.tables.general['deck_size'].id}]")
         return [index[name] for name in deck]
 
     def _shuffle(self) -> list[int]:
@@ -133,9 +139,9 @@ class Game(Effects):
         if self._rng is None:
             self._rng = random.Random(self.seed)
             for _ in range(self._shuffles):
-                self._rng.shuffle(list(self.tables.deck))
+                shuffle(list(self.tables.deck), self._rng.getrandbits)
         order = list(self.tables.deck)
-        self._rng.shuffle(order)
+        shuffle(order, self._rng.getrandbits)
         self._shuffles += 1
         return order
 
@@ -143,13 +149,20 @@ class Game(Effects):
         tables, n = self.tables, self.players
         k = tables.number("set_aside")
         m = tables.number("face_up")
-        deal = tables.clause("deal").need()
+        deal = tables.general["deal"].need()
+        names = tables.names
         self.set_aside = order[:k]
         self.face_up = order[k:k + m]
-        dealt = order[k + m:k + m + deal * n]
-        self.hands = [dealt[i * deal:(i + 1) * deal] for i in tables.seats]
+        log = self.log = [{"type": "round_start", "round": self.round, "first": starter,
+                           "face_up": [names[c] for c in self.face_up], "set_aside": len(self.set_aside)}]
+        self.hands, self.discards = [], []
+        for seat, first in enumerate(range(k + m, k + m + deal * n, deal)):
+            hand = order[first:first + deal]
+            self.hands.append(hand)
+            self.discards.append([])
+            for card in hand:
+                log.append({"type": "deal", "player": seat, "card": names[card]})
         self.deck = order[k + m + deal * n:][::-1]
-        self.discards = [[] for _ in tables.seats]
         self.alive = [True] * n
         self.protected = [None] * n
         self.pending = None
@@ -160,17 +173,12 @@ class Game(Effects):
         self.round_winners = None
         self.starter = starter
         self._mark = 0
-        names = tables.names
-        self.log = [{"type": "round_start", "round": self.round, "first": starter,
-                     "face_up": [names[c] for c in self.face_up], "set_aside": len(self.set_aside)}]
-        self.log += [{"type": "deal", "player": seat, "card": names[card]}
-                     for seat in tables.seats for card in self.hands[seat]]
         self._begin_turn(starter)
 
     def _next_starter(self) -> int:
         if self.round == 0 or self.round_winners is None:
             return self.first_player
-        clause = self.tables.clause("next_first")
+        clause = self.tables.general["next_first"]
         rule = clause.need()
         winners = self.round_winners
         if len(winners) == 1:
@@ -187,7 +195,7 @@ class Game(Effects):
 
     def _distance(self, start: int, seat: int) -> int:
         """How many seats after `start`, in turn order, `seat` comes."""
-        step = self.tables.order_step or self.tables.clause("turn_order").need()
+        step = self.tables.order_step or self.tables.general["turn_order"].need()
         return ((seat - start) * step) % self.players
 
     # -- turns -------------------------------------------------------------------------------
@@ -195,18 +203,18 @@ class Game(Effects):
     def _begin_turn(self, player: int) -> None:
         self.current = player
         self.phase = PLAYING
-        log = self.log
+        log, deck, tables = self.log, self.deck, self.tables
         log.append({"type": "turn", "player": player})
         if self.protected[player] is not None:
             self.protected[player] = None
             log.append({"type": "unprotect", "player": player})
-        rule = self.tables.clause("turn_draw")
+        rule = tables.general["turn_draw"]
         rule.need()
-        if not self.deck:
+        if not deck:
             raise RuleGapError(rule.id, f"player {player} starts a turn with an empty deck")
-        card = self.deck.pop()
+        card = deck.pop()
         self.hands[player].append(card)
-        log.append({"type": "draw", "player": player, "card": self.tables.names[card], "from": "deck"})
+        log.append({"type": "draw", "player": player, "card": tables.names[card], "from": "deck"})
 
     def _end_turn(self) -> None:
         self.turns += 1
@@ -215,7 +223,7 @@ class Game(Effects):
             return
         alive = [seat for seat in self.tables.seats if self.alive[seat]]
         if len(alive) == 1:
-            self.tables.clause("last_standing").need()
+            self.tables.general["last_standing"].need()
             self._finish_round(alive, "last_standing")
         elif not alive:
             rule = self.edition.general.get("all_eliminated")
@@ -225,14 +233,15 @@ class Game(Effects):
             rule.need()
             self._finish_round([], "all_eliminated")
         else:
-            self.tables.clause("deck_empty").need()
+            self.tables.general["deck_empty"].need()
             self._finish_round(self._showdown(alive), "showdown")
 
     def _next_player(self, seat: int) -> int:
-        step = self.tables.order_step or self.tables.clause("turn_order").need()
-        for _ in self.tables.seats:
-            seat = (seat + step) % self.players
-            if self.alive[seat]:
+        step = self.tables.order_step or self.tables.general["turn_order"].need()
+        alive, players = self.alive, self.players
+        for _ in alive:
+            seat = (seat + step) % players
+            if alive[seat]:
                 return seat
         raise AssertionError("no player left to take a turn")
 
@@ -251,7 +260,7 @@ class Game(Effects):
         return scores[a] > scores[b]
 
     def _showdown(self, alive: list[int]) -> list[int]:
-        showdown = self.tables.clause("showdown")
+        showdown = self.tables.general["showdown"]
         showdown.need()
         scores = {seat: self.showdown_value(seat) for seat in alive}
         tied = [a for a in alive if not any(self._beats(b, a, scores) for b in alive if b != a)]
@@ -260,7 +269,7 @@ class Game(Effects):
         if len(tied) == 1:
             return tied
         values = self.tables.values
-        tie = self.tables.clause("tie")
+        tie = self.tables.general["tie"]
         for rule in tie.need():
             if rule == "discard_total":
                 totals = {seat: sum(values[c] for c in self.discards[seat]) for seat in tied}
@@ -286,10 +295,10 @@ class Game(Effects):
         if reason == "showdown":
             event["hands"] = [names[self.hands[s][0]] if self.alive[s] else None
                               for s in range(self.players)]
-        self.emit(event)
+        self.log.append(event)
         self.round_winners = winners
         self.phase = ROUND_OVER
-        tokens = self.tables.clause("round_tokens")
+        tokens = self.tables.general["round_tokens"]
         amount = tokens.need()
         for seat in winners:
             self.gain(seat, amount, "round", tokens)
@@ -320,15 +329,16 @@ class Game(Effects):
                 out.append(seat)
         if out:
             return out
-        fallback = step.modifiers.get("no_target") or self.tables.clause("no_valid_target")
+        fallback = step.modifiers.get("no_target") or self.tables.general["no_valid_target"]
         return [player] if fallback.need() == "self" else [None]
 
     def _playable(self) -> list[int]:
-        hand = self.hands[self.current]
-        for card, forcing, _ in self.tables.forcing:
-            if card in hand and any(other in forcing for other in hand if other != card):
-                return [card]
-        return sorted(set(hand))
+        """The cards the player on turn may play (remembered per hand in `Tables.playable`)."""
+        hand = tuple(self.hands[self.current])
+        playable = self.tables.playable.get(hand)
+        if playable is None:
+            playable = self.tables.playable[hand] = self.tables.playable_in(hand)
+        return playable
 
     def legal_actions(self) -> list[Action]:
         """Every legal decision for the player to act, in a stable order."""
@@ -387,13 +397,13 @@ class Game(Effects):
         """Build the plays `_plays` remembers."""
         name, decision = self.tables.names[card], self.tables.decisions[card]
         if choice is None:
-            return [_playing(name)]
+            return [Action(PLAY, name)]
         if isinstance(choice, tuple):
             looks: Sequence[int | None] = choice if decision.look_choice else (None,)
             return [Action(PLAY, name, targets=choice, look=look) for look in looks]
         if decision.guess is None:
-            return [_playing(name, choice)]
-        return [_playing(name, choice, g) for g in decision.guesses]
+            return [Action(PLAY, name, choice)]
+        return [Action(PLAY, name, choice, g) for g in decision.guesses]
 
     def _play_actions(self) -> list[Action]:
         return [action for card, choices in self._options() for choice in choices
@@ -403,23 +413,16 @@ class Game(Effects):
         """A random legal action: a playable card, then whom it chooses, then a guess, each uniform."""
         if self.phase is not PLAYING:
             return _pick(rng, self.legal_actions())
+        random = rng.random
         playable = self._playable()
-        card = playable[int(rng.random() * len(playable))]
-        name, decision = self.tables.names[card], self.tables.decisions[card]
+        card = playable[int(random() * len(playable))]
+        decision = self.tables.decisions[card]
         if decision.choose is None:
-            return _playing(name)
+            return self._plays(card, None)[0]
         choices = self.choices(decision)
-        choice = choices[int(rng.random() * len(choices))]
-        pick = rng.random()
-        if choice is None:
-            return _playing(name)
-        if isinstance(choice, tuple):
-            return Action(PLAY, name, targets=choice,
-                          look=choice[int(pick * len(choice))] if decision.look_choice else None)
-        if decision.guess is None:
-            return _playing(name, choice)
-        decision.guess.clause.need()
-        return _playing(name, choice, decision.guesses[int(pick * len(decision.guesses))])
+        choice = choices[int(random() * len(choices))]
+        plays = self._plays(card, choice)
+        return plays[int(random() * len(plays))]
 
     def _respond_actions(self) -> list[Action]:
         assert self.pending is not None and self.pending.clause.card is not None
@@ -444,11 +447,11 @@ class Game(Effects):
             return
         tables = self.tables
         if self.phase not in DECIDING:
-            raise IllegalActionError(tables.clause("game_end" if self.phase is Phase.GAME_OVER
-                                                   else "last_standing").id,
+            raise IllegalActionError(tables.general["game_end" if self.phase is Phase.GAME_OVER
+                                                   else "last_standing"].id,
                                      f"no decision is due: the game is in phase {self.phase.value}")
         if action.kind != self.phase.value:
-            clause = self.pending.clause.id if self.pending else tables.clause("turn_play").id
+            clause = self.pending.clause.id if self.pending else tables.general["turn_play"].id
             raise IllegalActionError(clause, f"a {self.phase.value} decision is due, not {action.kind}")
         if self.phase is KEEPING:
             self._check_keep(action)
@@ -464,7 +467,7 @@ class Game(Effects):
         tables, player = self.tables, self.current
         card = tables.index.get(action.card)
         if card is None or card not in self.hands[player]:
-            raise IllegalActionError(tables.clause("turn_play").id,
+            raise IllegalActionError(tables.general["turn_play"].id,
                                      f"player {player} does not hold {action.card}")
         playable = self._playable()
         if card not in playable:
@@ -539,7 +542,7 @@ class Game(Effects):
             raise IllegalActionError(choose.clause.id, f"{action.card} needs a target "
                                                        f"(valid: {_seats(valid)})")
         if valid == [None]:
-            fallback = choose.modifiers.get("no_target") or tables.clause("no_valid_target")
+            fallback = choose.modifiers.get("no_target") or tables.general["no_valid_target"]
             raise IllegalActionError(fallback.id, f"no player may be chosen: play {action.card} "
                                                   "without a target")
         if not 0 <= target < self.players:
@@ -547,7 +550,7 @@ class Game(Effects):
         if target == player:
             raise IllegalActionError(choose.clause.id, f"{action.card} must choose another player")
         if not self.alive[target]:
-            raise IllegalActionError(tables.clause("elimination").id,
+            raise IllegalActionError(tables.general["elimination"].id,
                                      f"player {target} is out of the round")
         shield = self.protected[target]
         clause_id = shield.id if shield is not None else choose.clause.id
@@ -577,12 +580,13 @@ class Game(Effects):
         """Apply an action known to be legal (from `legal_actions`)."""
         self._legal = None
         self._actions.append(action)
-        if action.kind == KEEP:
-            self._keep(action)
-        elif action.kind == RESPOND:
-            self._respond(action)
-        else:
+        kind = action.kind
+        if kind == PLAY:
             self._play(action)
+        elif kind == KEEP:
+            self._keep(action)
+        else:
+            self._respond(action)
         if self.pending is None and self.phase is not GAME_OVER:
             self._end_turn()
         return self._flush()
@@ -590,7 +594,7 @@ class Game(Effects):
     def _play(self, action: Action) -> None:
         tables, player = self.tables, self.current
         _, name, target, guess, _, targets, look, _ = action
-        tables.clause("turn_play").need()
+        tables.general["turn_play"].need()
         card = tables.index[name]
         self.hands[player].remove(card)
         self.discards[player].append(card)
@@ -627,14 +631,15 @@ class Game(Effects):
         else:
             for card in returned:
                 self.deck.append(card)
-        self.emit({"type": "return", "player": self.current, "cards": list(action.returned),
-                   "to": self.pending.clause.rule["to"]})
+        self.log.append({"type": "return", "player": self.current, "cards": list(action.returned),
+                         "to": self.pending.clause.rule["to"]})
         self.pending = None
 
     def _respond(self, action: Action) -> None:
         assert self.pending is not None and self.responder is not None
         seat, step = self.responder, self.pending
-        self.emit({"type": "respond", "player": seat, "card": action.card, "redraw": bool(action.redraw)})
+        self.log.append({"type": "respond", "player": seat, "card": action.card,
+                         "redraw": bool(action.redraw)})
         self.pending = self.responder = None
         self.phase = Phase.PLAY
         if action.redraw:
@@ -694,7 +699,10 @@ class Game(Effects):
     def clone(self) -> Game:
         """An independent copy of the game (for search: perft, probes, fuzzing)."""
         twin = object.__new__(type(self))
-        twin.__dict__.update(self.__dict__)
+        for name in (*Effects.__slots__, *Game.__slots__):
+            setattr(twin, name, getattr(self, name))
+        if hasattr(self, "__dict__"):
+            twin.__dict__.update(self.__dict__)
         twin._rng = None
         twin.tokens = list(self.tokens)
         twin.deck = list(self.deck)
@@ -711,10 +719,26 @@ class Game(Effects):
         return twin
 
 
-def _playing(card: str, target: int | None = None, guess: str | int | None = None) -> Action:
-    """A play of one card, with its target and guess if any, built without NamedTuple's keyword
-    handling (the legal-action list builds one per guessable card, at every decision)."""
-    return tuple.__new__(Action, (PLAY, card, target, guess, (), (), None, None))
+def shuffle(cards: list[int], getrandbits: Callable[[int], int]) -> None:
+    """Shuffle `cards` in place exactly as `random.Random.shuffle` does, drawing the same bits.
+
+    Fisher-Yates from the last place down: the place `j` to swap with place `i` is drawn by
+    taking `bit_length(i + 1)` random bits until they are at most `i`. Spelled out here so that a
+    seeded deal is defined by the generator's bits alone (any language with a Mersenne Twister
+    can deal it) and costs no Python call per card.
+    """
+    swaps = _SWAPS.get(len(cards))
+    if swaps is None:
+        swaps = _SWAPS[len(cards)] = tuple((i, (i + 1).bit_length()) for i in range(len(cards) - 1, 0, -1))
+    for i, bits in swaps:
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+_SWAPS: dict[int, tuple[tuple[int, int], ...]] = {}
+"""For each deck size, the places `shuffle` fills in turn, with the random bits each draws."""
 
 
 def _pick(rng: random.Random, items: Sequence[Any]) -> Any:

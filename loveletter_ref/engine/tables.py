@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -31,6 +32,8 @@ class Tables:
 
     edition: Edition
     players: int
+    general: Mapping[str, Clause]
+    """The edition's general clauses by rule kind (the engine consults them on every turn)."""
     seats: range
     """Every seat number, in order."""
     names: tuple[str, ...]
@@ -64,6 +67,16 @@ class Tables:
     """The deck's card names in sorted order: an explicit deck holding the same is a whole deck."""
     plays: dict[tuple[int, int | tuple[int, ...] | None], tuple[Action, ...]] = field(default_factory=dict)
     """Each card's plays per choice, remembered once a game has listed them (actions are immutable)."""
+    playable: dict[tuple[int, ...], list[int]] = field(default_factory=dict)
+    """The playable cards of each hand met so far (see `playable_in`; callers must not change them)."""
+
+    def playable_in(self, hand: tuple[int, ...]) -> list[int]:
+        """The cards a player holding `hand` may play: the forced card if a forcing rule applies,
+        else each distinct card, in index order."""
+        for card, forcing, _ in self.forcing:
+            if card in hand and any(other in forcing for other in hand if other != card):
+                return [card]
+        return sorted(set(hand))
 
     def number(self, kind: str) -> int:
         """A player-count rule's number for this game (RuleGapError when the spec is silent)."""
@@ -71,10 +84,6 @@ class Tables:
         if value is None:
             return self.edition.player_table(kind, self.players, default=0 if kind == "face_up" else None)
         return value
-
-    def clause(self, key: str) -> Clause:
-        """A general clause by its rule kind."""
-        return self.edition.general[key]
 
 
 def _guesses(edition: Edition, players: int, step: Step | None) -> tuple[str | int, ...]:
@@ -107,6 +116,7 @@ def tables_for(edition: Edition, players: int) -> Tables:
     return Tables(
         edition=edition,
         players=players,
+        general=edition.general,
         seats=range(players),
         names=tuple(c.name for c in cards),
         values=tuple(c.value for c in cards),
