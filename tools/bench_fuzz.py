@@ -7,7 +7,8 @@
 - the lockstep alone: the same games decoded from random tapes without hypothesis, to show what
   hypothesis costs;
 - perft: nodes per second of the reference tree (Game.clone) and of an engine tree branched by
-  replaying paths (the in-process reference adapter).
+  replaying paths (the in-process reference adapter), on one seeded deal; and of the reference
+  tree counting every deal of each published table (conformance/perft/).
 
 The best of --repeat runs is kept; the load average and a calibration loop show how fast this
 machine ran Python at the time.
@@ -44,7 +45,7 @@ from llcheck.fuzz import run_fuzz  # noqa: E402
 from llcheck.fuzz.lockstep import Lockstep  # noqa: E402
 from llcheck.fuzz.play import Tally, Tape, play_game  # noqa: E402
 from llcheck.fuzz.search import TAPE_BYTES  # noqa: E402
-from llcheck.perft import EngineTree, ReferenceTree, perft, seeded_deal  # noqa: E402
+from llcheck.perft import EngineTree, ReferenceTree, load_table, perft, seeded_deal, table_path  # noqa: E402
 from loveletter_ref import load_spec  # noqa: E402
 
 COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
@@ -121,6 +122,17 @@ def perft_rate(edition: str, players: int, depth: int, engine: bool) -> dict[str
     return {"nodes": nodes, "nodes_per_second": round(nodes / seconds)}
 
 
+def table_rate(edition: str) -> dict[str, float]:
+    """Nodes per second of the clone tree counting every deal of the published table to its depth."""
+    spec = load_spec(edition)
+    entries = load_table(table_path(edition))
+    start = time.perf_counter()
+    nodes = sum(level.nodes for entry in entries
+                for level in perft(ReferenceTree(entry.deal, spec), len(entry.levels)))
+    seconds = time.perf_counter() - start
+    return {"nodes": nodes, "nodes_per_second": round(nodes / seconds)}
+
+
 def play_tapes(edition: str, players: int, games: int, count: int) -> int:
     """Make `games` tapes, play the first `count` in lockstep and return the rounds played."""
     step, tapes = _lockstep(edition, players, games)
@@ -160,8 +172,11 @@ def main() -> int:
                **max((perft_rate(e, p, d, kind == "engine") for _ in range(args.repeat)),
                      key=lambda r: r["nodes_per_second"])}
               for e, p, d in (("classic", 4, 4), ("z-man-2019", 4, 4)) for kind in ("clone", "engine")]
+    tables = [{"edition": e, **max((table_rate(e) for _ in range(args.repeat)),
+                                   key=lambda r: r["nodes_per_second"])}
+              for e in ("classic", "z-man-2019", "premium")]
     info = {**describe(args.repeat), "games": args.games, "protocol_games": args.protocol_games,
-            "repeat": args.repeat, "fuzz": rows, "perft": perfts}
+            "repeat": args.repeat, "fuzz": rows, "perft": perfts, "perft_tables": tables}
     if args.json:
         print(json.dumps(info, indent=2))
         return 0
@@ -177,6 +192,9 @@ def main() -> int:
     for row in perfts:
         print(f"{row['edition']:11} {row['players']:>2} {row['depth']:>5} {row['tree']:>6} "
               f"{row['nodes']:>8} {row['nodes_per_second']:>8}")
+    print(f"\n{'perft table':11} {'nodes':>8} {'nodes/s':>8}  (clone tree, every published deal)")
+    for row in tables:
+        print(f"{row['edition']:11} {row['nodes']:>8} {row['nodes_per_second']:>8}")
     return 0
 
 

@@ -156,8 +156,8 @@ class Game(Effects):
         log = self.log = [{"type": "round_start", "round": self.round, "first": starter,
                            "face_up": [names[c] for c in self.face_up], "set_aside": len(self.set_aside)}]
         self.hands, self.discards = [], []
-        for seat, first in enumerate(range(k + m, k + m + deal * n, deal)):
-            hand = order[first:first + deal]
+        for seat in tables.seats:
+            hand = order[k + m + seat * deal:k + m + (seat + 1) * deal]
             self.hands.append(hand)
             self.discards.append([])
             for card in hand:
@@ -699,10 +699,19 @@ class Game(Effects):
     def clone(self) -> Game:
         """An independent copy of the game (for search: perft, probes, fuzzing)."""
         twin = object.__new__(type(self))
-        for name in (*Effects.__slots__, *Game.__slots__):
-            setattr(twin, name, getattr(self, name))
-        if hasattr(self, "__dict__"):
+        if hasattr(self, "__dict__"):  # a subclass's own attributes
             twin.__dict__.update(self.__dict__)
+        # shared: what never changes, and values the game replaces rather than changes
+        twin.edition, twin.tables, twin.players, twin._programs = (
+            self.edition, self.tables, self.players, self._programs)
+        twin.seed, twin._shuffles, twin.first_player, twin.initial_tokens = (
+            self.seed, self._shuffles, self.first_player, self.initial_tokens)
+        twin.round, twin.phase, twin.starter, twin.current, twin.turns = (
+            self.round, self.phase, self.starter, self.current, self.turns)
+        twin.pending, twin.responder, twin.forced = self.pending, self.responder, self.forced
+        twin.round_winners, twin.game_winners = self.round_winners, self.game_winners
+        twin._legal, twin._mark = self._legal, self._mark
+        # copied: what the game changes in place
         twin._rng = None
         twin.tokens = list(self.tokens)
         twin.deck = list(self.deck)
