@@ -4,11 +4,13 @@ that rule, and the cases of the page's open questions fail an engine that settle
 from __future__ import annotations
 
 import pytest
+from property_breakers import ChoosesProtectedPlayers
 
 from llcheck.engines import ReferenceEngine
 from llcheck.harness.cases import Case, load_corpus
 from llcheck.harness.runner import run_case
-from loveletter_ref.spec import load_spec, spec_dir
+from loveletter_ref import Game
+from loveletter_ref.spec import Clause, load_spec, spec_dir
 
 PREMIUM = spec_dir() / "editions" / "premium.yaml"
 NEUTRAL = "loses_at_showdown_to: [Jester]"
@@ -60,3 +62,25 @@ def test_every_premium_card_and_rule_has_a_case_with_five_players_or_more(corpus
     tested = {clause for case in corpus if case.players >= 5 for clause in case.clauses}
     assert new and new <= tested
 
+
+
+class AssassinHolderDrawsOnlyFromTheDeck(Game):
+    """The Assassin's holder draws from the deck only: after the last draw, nothing."""
+
+    def draw(self, player: int, set_aside_rule: Clause | None, clause_id: str) -> None:
+        if not self.deck and set_aside_rule is not None and set_aside_rule.kind == "counter":
+            return
+        super().draw(player, set_aside_rule, clause_id)
+
+
+@pytest.mark.parametrize(("game_class", "caught"), [
+    (AssassinHolderDrawsOnlyFromTheDeck,
+     {"assassin.counter/on-an-empty-deck-its-holder-draws-the-set-aside-card"}),
+    (ChoosesProtectedPlayers,
+     {"baroness.target/with-every-other-player-out-or-protected-it-does-nothing",
+      "cardinal.target/with-only-its-own-player-to-choose-it-does-nothing"}),
+])
+def test_a_bent_premium_engine_fails_the_edge_cases(corpus, game_class, caught):
+    failed = {case.id.split(".", 1)[1] for case in corpus
+              if run_case(ReferenceEngine(game_class=game_class), case).status != "passed"}
+    assert caught <= failed

@@ -27,6 +27,7 @@ from .dsl import (
     e_game_end,
     e_guess,
     e_look,
+    e_no_effect,
     e_out,
     e_play,
     e_protect,
@@ -420,6 +421,123 @@ def assassin(ed: Ed) -> list[Json]:
             ],
         ),
     ]
+
+
+def assassin_empty_deck(ed: Ed) -> list[Json]:
+    """A Guard that chooses the Assassin's holder after the last draw: the holder draws the card
+    set aside (the rule the Prince follows), and is the last player standing."""
+    draws = [
+        "Guard",
+        "Cardinal",
+        "Baron",
+        "King",
+        "Dowager Queen",
+        "Baron",
+        "Priest",
+        "Guard",
+        "Handmaid",
+        "Guard",
+        "Constable",
+        "Baroness",
+        "Jester",
+        "Sycophant",
+        "Countess",
+        "Handmaid",
+        "Baroness",
+        "Sycophant",
+        "Guard",
+        "Bishop",
+        "Assassin",
+        "Guard",
+    ]
+    game = table(ed, ("Count", "Count"), ["Prince", "Prince", "Princess"], "Cardinal", draws, swaps=[20])
+    assert game.predictions == [(1, 0)]
+    return [
+        case(
+            ed,
+            "assassin.counter/on-an-empty-deck-its-holder-draws-the-set-aside-card",
+            "A Guard that chooses the Assassin's holder after the last card was drawn knocks its own player "
+            "out; the holder discards the Assassin and draws the card set aside at setup",
+            clauses=ed.c("assassin.counter", "round.last-standing", "tokens.round-win"),
+            tags=["assassin", "guard", "empty-deck"],
+            players=5,
+            rounds=[
+                rnd(
+                    game.deck,
+                    [
+                        *game.steps,
+                        step(
+                            play("Guard", 1, 2),
+                            [
+                                e_play(0, "Guard", 1, 2),
+                                e_counter(1, 0, "Assassin"),
+                                *e_out(0, "Assassin", "Count"),
+                                e_discard(1, "Assassin"),
+                                e_draw(1, "Cardinal", "set_aside"),
+                                e_round_end("last_standing", [1]),
+                                e_token(1),
+                            ],
+                            state={
+                                **OVER,
+                                "deck": [],
+                                "set_aside": [],
+                                "round_winners": [1],
+                                "hands": [[], ["Cardinal"], [], [], []],
+                                "tokens": [0, 1, 0, 0, 0],
+                            },
+                        ),
+                    ],
+                )
+            ],
+            note="Seats 2-4 are knocked out in the first turns; seats 0 and 1 then play every card they "
+            "draw, seat 1 keeping the Assassin from its last draw",
+        )
+    ]
+
+
+def nobody_to_choose(ed: Ed, card: str) -> Json:
+    """`card` (which chooses players) when every other player is knocked out or protected."""
+    hands = ["Handmaid", "Handmaid", "Princess", "Baron", card]
+    deck = deal(ed, 5, hands, ["Guard", "Guard", "Priest", "Guard", "Priest"])
+    opening = [
+        step(play("Handmaid")),
+        step(play("Handmaid")),
+        step(play("Princess")),
+        step(
+            play("Baron", 4),
+            state={"eliminated": [NO, NO, YES, YES, NO], "protected": [YES, YES, NO, NO, NO]},
+            legal=[play(card), play("Priest")],
+        ),
+    ]
+    own = card == "Cardinal"
+    return case(
+        ed,
+        f"{card.lower()}.target/"
+        + ("with-only-its-own-player-to-choose-it-does-nothing" if own
+           else "with-every-other-player-out-or-protected-it-does-nothing"),
+        f"With two players protected and two knocked out, the {card} "
+        + ("could choose only its own player, one short of the two it needs" if own
+           else "has nobody to look at")
+        + ": it is played without targets and has no effect",
+        clauses=ed.c(f"{card.lower()}.target", "targeting.no-valid-target", "handmaid.protect"),
+        tags=[card.lower(), "no-target", "refusal"],
+        players=5,
+        rounds=[
+            rnd(
+                deck,
+                [
+                    *opening,
+                    refuse(group_play(card, [2, 4] if own else [2])),
+                    refuse(group_play(card, [0, 4] if own else [0])),
+                    refuse(group_play(card, [0, 1])),
+                    step(
+                        play(card),
+                        [e_play(4, card), e_no_effect(4, card), *e_turn(0, "Guard", unprotect=True)],
+                    ),
+                ],
+            )
+        ],
+    )
 
 
 def seen(events: list[Json], viewer: int) -> list[Json]:
@@ -1564,9 +1682,18 @@ GROUPS = {
         deck_rule,
     ),
     "jester": ("The Jester: a prediction of the round's winner", jester),
-    "assassin": ("The Assassin: a Guard that chooses its holder knocks out its own player", assassin),
-    "cardinal": ("The Cardinal: two players exchange hands, one of them seen", cardinal),
-    "baroness": ("The Baroness: a look at one or two hands", baroness),
+    "assassin": (
+        "The Assassin: a Guard that chooses its holder knocks out its own player",
+        lambda ed: assassin(ed) + assassin_empty_deck(ed),
+    ),
+    "cardinal": (
+        "The Cardinal: two players exchange hands, one of them seen",
+        lambda ed: [*cardinal(ed), nobody_to_choose(ed, "Cardinal")],
+    ),
+    "baroness": (
+        "The Baroness: a look at one or two hands",
+        lambda ed: [*baroness(ed), nobody_to_choose(ed, "Baroness")],
+    ),
     "sycophant": ("The Sycophant: the next card played must choose the marked player", sycophant),
     "constable": ("The Constable: a token for a player knocked out with it discarded", constable),
     "dowager-queen": ("The Dowager Queen: a Baron whose higher card is out", dowager_queen),
