@@ -12,6 +12,7 @@ from conftest import deal, play, types
 from quiet_rounds import quiet_round
 
 from loveletter_ref import Action, DeckError, Game, IllegalActionError, Phase, load_spec
+from loveletter_ref.engine import view
 
 clause = pytest.mark.clause
 PREMIUM = "premium"
@@ -55,6 +56,7 @@ def test_jester_scores_when_the_chosen_player_wins_and_constable_pays_on_elimina
     refused(game, play("Jester", 0), "premium.jester.target")
     game.apply(play("Jester", 1))
     assert game.state()["marks"] == [{"kind": "prediction", "player": 0, "target": 1, "card": "Jester"}]
+    assert all(view(game, seat)["marks"] == game.state()["marks"] for seat in range(5))  # public
     game.apply(play("Guard", 0, 8))
     game.apply(play("Count"))
     game.apply(play("Count"))
@@ -200,6 +202,7 @@ def test_the_sycophant_may_mark_its_player_and_the_mark_lapses_with_the_next_car
     game = deal(PREMIUM, 5, hands, ["Countess", "Handmaid", "Guard"])
     game.apply(play("Sycophant", 3))
     assert game.state()["marks"] == [{"kind": "forced_target", "target": 3, "card": "Sycophant"}]
+    assert all(view(game, seat)["marks"] == game.state()["marks"] for seat in range(5))  # public
     game.apply(play("Handmaid"))
     assert game.state()["marks"] == []
     assert {a.target for a in game.legal_actions() if a.card == "Guard"} == {0, 3, 4}

@@ -1,7 +1,8 @@
 """The observer: what one player may see of the game, kept apart from the state.
 
-A view holds the public state, the player's own hand, and the round's events with every card
-the player did not see removed. Who sees a hidden card is decided per event type below.
+A view holds the public state (with the marks cards leave on players, in editions that have
+them), the player's own hand, and the round's events with every card the player did not see
+removed. Who sees a hidden card is decided per event type below.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def view(game: Game, player: int, state: dict[str, Any] | None = None) -> dict[s
     """
     if state is None:
         state = game.state()
-    return {
+    seen = {
         "player": player,
         "edition": state["edition"],
         "players": state["players"],
@@ -75,3 +76,6 @@ def view(game: Game, player: int, state: dict[str, Any] | None = None) -> dict[s
         "log": [event if event["type"] not in HIDDEN_FIELD else redact(event, player)
                 for event in game.log],
     }
+    if "marks" in state:  # public: every mark comes from a card played face up
+        seen["marks"] = state["marks"]
+    return seen
