@@ -69,30 +69,31 @@ def record_games(count: int, seed: int) -> list[Game_]:
     return games
 
 
+def applying(engine: Engine, actions: list[dict]) -> float:
+    """Seconds spent in apply sending `actions` one by one."""
+    spent = 0.0
+    for action in actions:
+        began = time.perf_counter()
+        engine.apply(action)
+        spent += time.perf_counter() - began
+    return spent
+
+
 def replay(engine: Engine, games: list[Game_]) -> tuple[float, int]:
     """Seconds spent in apply over all games, and the number of steps."""
     spent, steps = 0.0, 0
     for edition, players, deck, actions in games:
         engine.start(edition, players, deck, 0, [0] * players)
-        for action in actions:
-            began = time.perf_counter()
-            engine.apply(action)
-            spent += time.perf_counter() - began
-            steps += 1
+        spent += applying(engine, actions)
+        steps += len(actions)
     return spent, steps
 
 
 def echo_replay(canned: dict, games: list[Game_]) -> tuple[float, int]:
     """Seconds spent in apply against the echo program answering `canned`."""
     with SubprocessEngine([sys.executable, "-c", ECHO, json.dumps(canned)]) as engine:
-        spent, steps = 0.0, 0
-        for _, _, _, actions in games:
-            for action in actions:
-                began = time.perf_counter()
-                engine.apply(action)
-                spent += time.perf_counter() - began
-                steps += 1
-    return spent, steps
+        spent = sum(applying(engine, actions) for _, _, _, actions in games)
+    return spent, sum(len(actions) for _, _, _, actions in games)
 
 
 def typical_answer(games: list[Game_]) -> dict:
@@ -142,7 +143,7 @@ def main() -> int:
     per_step = {}
     with ReferenceEngine() as engine:
         per_step["in process"] = best(args.repeat, lambda: replay(engine, games))
-    with SubprocessEngine(serve_command()) as engine:
+    with served() as engine:
         per_step["protocol (llcheck serve)"] = best(args.repeat, lambda: replay(engine, games))
     tiny = {"ok": True, "accepted": False, "reason": "echo"}
     per_step["echo, tiny answer"] = best(args.repeat, lambda: echo_replay(tiny, games))

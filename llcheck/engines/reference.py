@@ -60,7 +60,7 @@ class ReferenceEngine(Engine):
         return Reply(True, events, game.state())
 
     def legal_actions(self) -> list[Json]:
-        return [_json(action).copy() for action in self._game().legal_actions()]
+        return [action_json(action).copy() for action in self._game().legal_actions()]
 
     def apply(self, action: Json) -> Reply:
         game = self._game()
@@ -84,7 +84,7 @@ class ReferenceEngine(Engine):
 
 
 @lru_cache(maxsize=8192)
-def _json(action: Action) -> Json:
-    """An action's JSON form, remembered (the same few hundred actions recur in every game): hand
-    out copies only."""
+def action_json(action: Action) -> Json:
+    """An action's JSON form, remembered (the same few hundred actions recur in every game): shared,
+    so hand out copies only."""
     return action.to_json()

@@ -13,6 +13,8 @@ from typing import Any
 
 from loveletter_ref.spec import Edition
 
+from ..harness.compare import without_clauses
+
 EVENT_RULES: dict[str, tuple[str, ...]] = {
     "round_start": ("set_aside", "face_up", "deal"),
     "deal": ("deal",),
@@ -104,7 +106,7 @@ def event_suspects(edition: Edition, want: list[dict[str, Any]], got: list[dict[
 
     `want` may carry the reference's `clause` fields; they are ignored when locating the difference.
     """
-    i = first_index([_bare(e) for e in want], [_bare(e) for e in got])
+    i = first_index(without_clauses(want), without_clauses(got))
     types = [e.get("type") for e in (want[i:i + 1] + got[i:i + 1]) if isinstance(e, dict)]
     kinds = _field_kinds(want[i:i + 1], got[i:i + 1]) or [
         k for t in types for k in _event_kinds(str(t), at_start)]
@@ -120,20 +122,13 @@ def _field_kinds(want: list[Any], got: list[Any]) -> list[str]:
     rule kinds of those fields (else nothing)."""
     if not (want and got and isinstance(want[0], dict) and isinstance(got[0], dict)):
         return []
-    a, b = _bare(want[0]), _bare(got[0])
+    a, b = without_clauses([want[0], got[0]])
     if a.get("type") != b.get("type"):
         return []
     fields = [FIELD_RULES.get((str(a.get("type")), k)) for k in set(a) | set(b) if a.get(k) != b.get(k)]
     if not fields or any(f is None for f in fields):
         return []
     return [kind for f in fields if f is not None for kind in f]
-
-
-def _bare(event: Any) -> Any:
-    """An event without its `clause` field."""
-    if isinstance(event, dict) and "clause" in event:
-        return {k: v for k, v in event.items() if k != "clause"}
-    return event
 
 
 def _event_kinds(event_type: str, at_start: bool) -> tuple[str, ...]:

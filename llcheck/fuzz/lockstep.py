@@ -19,6 +19,8 @@ from loveletter_ref.errors import IllegalActionError
 from loveletter_ref.spec import Edition
 
 from ..engines.base import Engine, EngineFailure, Json, Reply
+from ..engines.reference import action_json
+from ..harness.compare import without_clauses
 from ..perft import action_key, action_label
 from .blame import card_clauses, event_suspects, first_index, kinds_clauses, state_suspects, unique
 
@@ -60,29 +62,10 @@ class Record:
         return f"round {len(self.rounds)}, step {len(self.rounds[-1][1])}"
 
 
-_JSON: dict[Action, Json] = {}
-
-
-def as_json(action: Action) -> Json:
-    """The protocol form of an action, remembered (an edition has few distinct actions)."""
-    found = _JSON.get(action)
-    if found is None:
-        if len(_JSON) > 50_000:
-            _JSON.clear()
-        found = _JSON[action] = action.to_json()
-    return found
-
-
-def strip_clauses(events: Sequence[Json]) -> list[Json]:
-    """Events without their `clause` fields (which harnesses ignore)."""
-    return [{k: v for k, v in e.items() if k != "clause"} if isinstance(e, dict) and "clause" in e else e
-            for e in events]
-
-
 def strip_view(seen: Json) -> Json:
     """A view whose log has no `clause` fields."""
     log = seen.get("log")
-    return {**seen, "log": strip_clauses(log)} if isinstance(log, list) else seen
+    return {**seen, "log": without_clauses(log)} if isinstance(log, list) else seen
 
 
 class Lockstep:
@@ -146,7 +129,7 @@ class Lockstep:
         legal = self.reference.legal_actions()
         if self.check_legal:
             got = self._call(self.engine.legal_actions)
-            want = [as_json(a) for a in legal]
+            want = [action_json(a) for a in legal]
             if got != want:
                 self._compare_sets(want, got)
         return legal
@@ -180,8 +163,8 @@ class Lockstep:
     def probe(self, action: Action) -> None:
         """Send an illegal action: the engine must refuse it and keep its state."""
         self.record.rounds[-1][1].append(Step(action, probe=True))
-        clause = self._illegal_because(action.to_json())
-        reply = self._call(lambda: self.engine.apply(action.to_json()), action.card)
+        clause = self._illegal_because(action_json(action))
+        reply = self._call(lambda: self.engine.apply(dict(action_json(action))), action.card)
         if reply.accepted:
             self._fail("accepted", f"the engine accepted the illegal action {action.describe()}", clause)
         after = self._call(self.engine.state)
@@ -197,7 +180,7 @@ class Lockstep:
         self.record.rounds[-1][1].append(Step(action))
         self.expected = None
         want = self.reference.apply_unchecked(action)
-        reply = self._call(lambda: self.engine.apply(dict(as_json(action))), action.card)
+        reply = self._call(lambda: self.engine.apply(dict(action_json(action))), action.card)
         if not reply.accepted:
             self._fail("refused", f"the engine refused the legal action {action.describe()}: "
                                   f"{reply.reason}", card_clauses(self.edition, action.card))
@@ -222,7 +205,7 @@ class Lockstep:
     def _compare(self, reply: Reply, want: list[Json], action: Action | None, at_start: bool = False) -> None:
         card = action.card if action is not None else None
         if self.check_events and reply.events != want:
-            expected, got = strip_clauses(want), strip_clauses(reply.events)
+            expected, got = without_clauses(want), without_clauses(reply.events)
             if expected != got:
                 i = first_index(expected, got)
                 self._fail("events", f"events differ at event {i + 1}: expected "

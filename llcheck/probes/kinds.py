@@ -92,9 +92,15 @@ class StepEncoder:
     def check(self, board: Board, play: Play) -> None:
         """Constraints on the player's choices for a legal play of this card."""
 
+    def consult(self, board: Board, play: Play) -> Bool:
+        """Consult the step's clause wherever the step runs; returns that condition."""
+        live = play.live(board)
+        board.consult(self.clause.key, self.clause, live)
+        return live
+
     def apply(self, board: Board, play: Play) -> None:
         """The step's effect."""
-        board.consult(self.clause.key, self.clause, play.live(board))
+        self.consult(board, play)
 
 
 STEPS: dict[str, type[StepEncoder]] = {}
@@ -300,8 +306,7 @@ class Guess(StepEncoder):
                                                           for g in self.options(board)))))
 
     def apply(self, board: Board, play: Play) -> None:
-        live = play.live(board)
-        board.consult(self.clause.key, self.clause, live)
+        live = self.consult(board, play)
         if self.clause.silent:
             return
         held = board.first_card(play.target)
@@ -333,8 +338,7 @@ class Compare(StepEncoder):
     modifiers = ("on_tie",)
 
     def apply(self, board: Board, play: Play) -> None:
-        live = play.live(board)
-        board.consult(self.clause.key, self.clause, live)
+        live = self.consult(board, play)
         if self.clause.silent:
             return
         mine = board.value(board.first_card(play.actor))
@@ -362,8 +366,7 @@ class Protect(StepEncoder):
             raise self.refuse(f"until: {rule['until']}")
 
     def apply(self, board: Board, play: Play) -> None:
-        live = play.live(board)
-        board.consult(self.clause.key, self.clause, live)
+        live = self.consult(board, play)
         board.shield(play.actor, self.clause, live)
 
 
@@ -375,8 +378,7 @@ class DiscardDraw(StepEncoder):
     modifiers = ("empty_deck",)
 
     def apply(self, board: Board, play: Play) -> None:
-        live = play.live(board)
-        board.consult(self.clause.key, self.clause, live)
+        live = self.consult(board, play)
         target = play.target
         for card in board.empty_hand(target, live):
             still_in = board.alive_at(target)
@@ -398,8 +400,7 @@ class DrawReturn(StepEncoder):
             raise self.refuse("to the top of the pile")
 
     def apply(self, board: Board, play: Play) -> None:
-        live = play.live(board)
-        board.consult(self.clause.key, self.clause, live)
+        live = self.consult(board, play)
         if self.clause.silent:
             return
         draw = self.clause.rule["draw"]
@@ -455,8 +456,7 @@ class Trade(StepEncoder):
             raise self.refuse(f"{rule!r}")
 
     def apply(self, board: Board, play: Play) -> None:
-        live = play.live(board)
-        board.consult(self.clause.key, self.clause, live)
+        live = self.consult(board, play)
         if self.clause.silent:
             return
         pair = (play.actor, play.target) if self.clause.rule == "target" else (play.target, play.target2)
@@ -479,8 +479,7 @@ class OfferRedraw(StepEncoder):
             raise self.refuse(f"when: {rule['when']}")
 
     def apply(self, board: Board, play: Play) -> None:
-        live = play.live(board)
-        board.consult(self.clause.key, self.clause, live)
+        live = self.consult(board, play)
         if self.clause.silent:
             return
         offered = both(live, play.has_target, board.alive_at(play.target))
@@ -506,8 +505,7 @@ class ForceNextTarget(StepEncoder):
             raise self.refuse(f"{rule!r}")
 
     def apply(self, board: Board, play: Play) -> None:
-        live = play.live(board)
-        board.consult(self.clause.key, self.clause, live)
+        live = self.consult(board, play)
         if not self.clause.silent:
             size = board.s["forced"].size()
             board.set("forced", live, fit(play.target, size) + 1)
@@ -522,8 +520,7 @@ class Predict(StepEncoder):
             raise self.refuse(f"{rule!r}")
 
     def apply(self, board: Board, play: Play) -> None:
-        live = play.live(board)
-        board.consult(self.clause.key, self.clause, live)
+        live = self.consult(board, play)
         if self.clause.silent:
             return
         bits = board.layout.seat_bits + 1

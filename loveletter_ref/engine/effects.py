@@ -286,14 +286,13 @@ class Effects:
         self.protected[player] = None
         log.append({"type": "eliminate", "player": player, "by": tables.names[by_card], "clause": clause.id})
         tokens = tables.eliminated_token
-        paying = dict.fromkeys(tokens[c] for c in discards if tokens[c] is not None)
+        paying = dict.fromkeys(token for token in map(tokens.__getitem__, discards) if token is not None)
         hand = self.hands[player]
         while hand:
             card = hand.pop(0)
             discards.append(card)
             log.append({"type": "discard", "player": player, "card": tables.names[card]})
         for token in paying:
-            assert token is not None
             self.gain(player, token.need(), "bonus", token)
 
     def gain(self, seat: int, amount: int, reason: str, clause: Clause) -> None:

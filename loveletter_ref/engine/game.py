@@ -56,7 +56,7 @@ class Game(Effects):
         self.initial_tokens = tuple(self.tokens)
         self.first_player = first_player
         self.round = 0
-        self.phase = Phase.SETUP
+        self.phase = SETUP
         self.round_winners: list[int] | None = None
         self.game_winners: list[int] | None = None
         self.starter = first_player
@@ -99,7 +99,7 @@ class Game(Effects):
         first round and the next-round rule afterwards. Returns the events up to the first decision.
         """
         if self.phase is not SETUP and self.phase is not ROUND_OVER:
-            raise IllegalActionError(self.tables.general["game_end"].id if self.phase is Phase.GAME_OVER
+            raise IllegalActionError(self.tables.general["game_end"].id if self.phase is GAME_OVER
                                      else self.tables.general["turn_play"].id,
                                      f"cannot start a round while the game is in phase {self.phase.value}")
         order = self._deal_order(deck)
@@ -307,7 +307,7 @@ class Game(Effects):
                 self.gain(seat, clause.need()["amount"], "bonus", clause)
         for card, clause in self.tables.bonuses:
             holders = [s for s in self.tables.seats if self.alive[s] and card in self.discards[s]]
-            if holders and len(holders) == 1:
+            if len(holders) == 1:
                 self.gain(holders[0], clause.need()["amount"], "bonus", clause)
             elif holders:
                 clause.need()
@@ -447,7 +447,7 @@ class Game(Effects):
             return
         tables = self.tables
         if self.phase not in DECIDING:
-            raise IllegalActionError(tables.general["game_end" if self.phase is Phase.GAME_OVER
+            raise IllegalActionError(tables.general["game_end" if self.phase is GAME_OVER
                                                    else "last_standing"].id,
                                      f"no decision is due: the game is in phase {self.phase.value}")
         if action.kind != self.phase.value:
@@ -641,7 +641,7 @@ class Game(Effects):
         self.log.append({"type": "respond", "player": seat, "card": action.card,
                          "redraw": bool(action.redraw)})
         self.pending = self.responder = None
-        self.phase = Phase.PLAY
+        self.phase = PLAYING
         if action.redraw:
             self.discard_and_draw(seat, step.modifiers.get("empty_deck"))
 

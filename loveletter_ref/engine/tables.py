@@ -81,9 +81,7 @@ class Tables:
     def number(self, kind: str) -> int:
         """A player-count rule's number for this game (RuleGapError when the spec is silent)."""
         value = self.numbers[kind]
-        if value is None:
-            return self.edition.player_table(kind, self.players, default=0 if kind == "face_up" else None)
-        return value
+        return _player_number(self.edition, kind, self.players) if value is None else value
 
 
 def _guesses(edition: Edition, players: int, step: Step | None) -> tuple[str | int, ...]:
@@ -141,9 +139,14 @@ def tables_for(edition: Edition, players: int) -> Tables:
     )
 
 
+def _player_number(edition: Edition, kind: str, players: int) -> int:
+    """A player-count rule's number (RuleGapError when the spec is silent; no face-up cards by default)."""
+    return edition.player_table(kind, players, default=0 if kind == "face_up" else None)
+
+
 def _number(edition: Edition, kind: str, players: int) -> int | None:
     try:
-        return edition.player_table(kind, players, default=0 if kind == "face_up" else None)
+        return _player_number(edition, kind, players)
     except RuleGapError:
         return None
 

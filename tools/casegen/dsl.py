@@ -61,6 +61,14 @@ def play(card: str, target: int | None = None, guess: str | int | None = None) -
     return out
 
 
+def group_play(card: str, targets: list[int], look: int | None = None) -> Json:
+    """A play choosing several players (Premium)."""
+    out: Json = {"type": "play", "card": card, "targets": targets}
+    if look is not None:
+        out["look"] = look
+    return out
+
+
 def keep(card: str, *returned: str) -> Json:
     """A keep action: keep `card`, place `returned` in that order."""
     return {"type": "keep", "card": card, "return": list(returned)}
@@ -191,11 +199,16 @@ HIDDEN = {
 
 
 def seen(events: Sequence[Json], viewer: int) -> list[Json]:
-    """`events` as `viewer` observes them: hidden cards removed unless the viewer may see them."""
+    """`events` as `viewer` observes them: hidden cards removed unless the viewer may see them.
+
+    Cards handed between two chosen players (`targets`, Premium) are seen by those two only.
+    """
     return [event if _sees(event, viewer) else hidden(event) for event in events]
 
 
 def _sees(event: Json, viewer: int) -> bool:
+    if "targets" in event:
+        return viewer in event["targets"]
     both = event["type"] in ("compare", "trade") and event.get("target") == viewer
     return both or event.get("player") == viewer
 
@@ -288,6 +301,12 @@ def stack(ed: Ed, players: int, top: Sequence[str]) -> list[str]:
     for card in top:
         rest.remove(card)
     return list(top) + rest
+
+
+def swap(deck: list[str], old: str, new: str) -> list[str]:
+    """`deck` with its last `old` replaced by `new`."""
+    at = len(deck) - 1 - deck[::-1].index(old)
+    return deck[:at] + [new] + deck[at + 1 :]
 
 
 def rnd(

@@ -34,13 +34,15 @@ from .dsl import (
     e_round_end,
     e_token,
     e_turn,
-    hidden,
+    group_play,
     play,
     refuse,
     refused_round,
     rnd,
+    seen,
     start_events,
     step,
+    swap,
 )
 from .duel import duel
 from .table import table
@@ -130,14 +132,6 @@ def respond(redraw: bool) -> Json:
     return {"type": "respond", "card": "Bishop", "redraw": redraw}
 
 
-def group_play(card: str, targets: list[int], look: int | None = None) -> Json:
-    """A play choosing several players."""
-    out: Json = {"type": "play", "card": card, "targets": targets}
-    if look is not None:
-        out["look"] = look
-    return out
-
-
 def e_group_play(player: int, card: str, targets: list[int], look: int | None = None) -> Json:
     return {**group_play(card, targets, look), "player": player}
 
@@ -175,12 +169,6 @@ FIVE = ["Guard", "Priest", "Baron", "Handmaid", "Prince"]
 
 
 # -- the deck --------------------------------------------------------------------------------------
-
-
-def _swap(deck: list[str], old: str, new: str) -> list[str]:
-    """`deck` with its last `old` replaced by `new`."""
-    at = len(deck) - 1 - deck[::-1].index(old)
-    return deck[:at] + [new] + deck[at + 1 :]
 
 
 def deck_rule(ed: Ed) -> list[Json]:
@@ -237,7 +225,7 @@ def deck_rule(ed: Ed) -> list[Json]:
             clauses=ed.c("setup.deck", "jester"),
             tags=["setup", "refusal"],
             players=4,
-            rounds=[refused_round(_swap(small, "Guard", "Jester"))],
+            rounds=[refused_round(swap(small, "Guard", "Jester"))],
         ),
     ]
     counts = Counter(large)
@@ -252,7 +240,7 @@ def deck_rule(ed: Ed) -> list[Json]:
                 clauses=[card.clause.id, *ed.c("setup.deck")],
                 tags=[card.clause.id.split(".")[1], "setup", "refusal"],
                 players=5,
-                rounds=[refused_round(_swap(large, spare, card.name))],
+                rounds=[refused_round(swap(large, spare, card.name))],
             )
         )
     return out
@@ -537,22 +525,6 @@ def nobody_to_choose(ed: Ed, card: str) -> Json:
                 ],
             )
         ],
-    )
-
-
-def seen(events: list[Json], viewer: int) -> list[Json]:
-    """`events` as `viewer` observes them (docs/formats.md): cards handed between two chosen
-    players are seen by those two only; a look by its player; a deal or draw by its player."""
-    return [event if _sees(event, viewer) else hidden(event) for event in events]
-
-
-def _sees(event: Json, viewer: int) -> bool:
-    if "targets" in event:
-        return viewer in event["targets"]
-    return (
-        event.get("player") == viewer
-        or event["type"] in ("compare", "trade")
-        and event.get("target") == viewer
     )
 
 
@@ -1198,15 +1170,7 @@ def bishop(ed: Ed) -> list[Json]:
 
 def showdowns(ed: Ed) -> list[Json]:
     """Two-player rounds played to an empty deck with the classic cards (tools/casegen/duel.py)."""
-    game = duel(
-        ed,
-        ("King", "Prince"),
-        ["Guard", "Guard", "Guard", "Priest", "Countess"],
-        ["Guard", "Guard", "Priest", "Handmaid", "Handmaid"],
-        set_aside=["Princess"],
-        face_up=rounds.CLASSIC_FACE_UP,
-        guess="Baron",
-    )
+    game = rounds.classic_king_beats_prince(ed)
     out = [
         case(
             ed,
@@ -1450,7 +1414,7 @@ def count_one_point(ed: Ed) -> list[Json]:
                     [
                         *game.steps,
                         step(
-                            {"type": "play", "card": "Baroness", "targets": [1]},
+                            group_play("Baroness", [1]),
                             [
                                 {"type": "play", "player": 0, "card": "Baroness", "targets": [1]},
                                 e_look(0, 1, "Bishop"),

@@ -40,22 +40,27 @@ CLASSIC_FACE_UP = ["Baron", "Baron", "Prince"]
 Z19_FACE_UP = ["Chancellor", "Chancellor", "Prince"]
 
 
+def classic_king_beats_prince(ed: Ed, first: int = 0) -> Duel:
+    """`king_beats_prince` with the classic 16 cards, which Premium also plays with two players."""
+    return duel(
+        ed,
+        ("King", "Prince"),
+        ["Guard", "Guard", "Guard", "Priest", "Countess"],
+        ["Guard", "Guard", "Priest", "Handmaid", "Handmaid"],
+        set_aside=["Princess"],
+        face_up=CLASSIC_FACE_UP,
+        guess="Baron",
+        first=first,
+    )
+
+
 def king_beats_prince(ed: Ed, first: int = 0) -> Duel:
     """Seat 0 keeps the King, seat 1 a Prince; the Princess is set aside; seat 0 plays the last card.
 
     Both Spies (2019) are played by seat 1; the Barons meet a protected opponent.
     """
     if ed.id == "classic":
-        return duel(
-            ed,
-            ("King", "Prince"),
-            ["Guard", "Guard", "Guard", "Priest", "Countess"],
-            ["Guard", "Guard", "Priest", "Handmaid", "Handmaid"],
-            set_aside=["Princess"],
-            face_up=CLASSIC_FACE_UP,
-            guess="Baron",
-            first=first,
-        )
+        return classic_king_beats_prince(ed, first)
     return duel(
         ed,
         ("King", "Prince"),
@@ -565,8 +570,6 @@ def _quick_win(ed: Ed, players: int) -> tuple[list[str], list[Json]]:
     if players == 6:
         plays += [play("Guard", 5, "Priest"), play("Guard", 4, "Handmaid")]
         draws += ["Guard", "Guard"]
-    if players == 2:
-        hands = ["King", "Priest"]
     return deal(ed, players, hands, draws), [step(a) for a in plays]
 
 

@@ -28,6 +28,7 @@ from .dsl import (
     rnd,
     start_events,
     step,
+    swap,
 )
 
 
@@ -159,12 +160,6 @@ def dealing(ed: Ed) -> list[Json]:
     ]
 
 
-def _swap(deck: list[str], old: str, new: str) -> list[str]:
-    """`deck` with its last `old` replaced by `new`."""
-    at = len(deck) - 1 - deck[::-1].index(old)
-    return deck[:at] + [new] + deck[at + 1 :]
-
-
 def deck_rule(ed: Ed) -> list[Json]:
     """A deal must be exactly the edition's deck; each card's count is part of it."""
     full = deal(ed, 3, ["Guard", "Priest", "Baron"])
@@ -196,7 +191,7 @@ def deck_rule(ed: Ed) -> list[Json]:
             clauses=ed.c("setup.deck"),
             tags=["setup", "refusal"],
             players=3,
-            rounds=[refused_round(_swap(full, "Guard", foreign))],
+            rounds=[refused_round(swap(full, "Guard", foreign))],
         ),
         case(
             ed,
@@ -220,7 +215,7 @@ def deck_rule(ed: Ed) -> list[Json]:
                 clauses=[card.clause.id, *ed.c("setup.deck")],
                 tags=[card.name.lower(), "setup", "refusal"],
                 players=3,
-                rounds=[refused_round(_swap(full, spare, card.name))],
+                rounds=[refused_round(swap(full, spare, card.name))],
             )
         )
     return out

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .dsl import Ed, Json, deal, play, step
+from .dsl import Ed, Json, deal, group_play, play, step
 
 OPENING = ["Guard", "Guard", "Priest", "Guard"]
 """The first draws: seat 0 and seat 1 knock out seats 2 and 3, seat 4 plays a Priest, seat 0
@@ -101,7 +101,7 @@ def _fodder(ed: Ed, card: str, seat: int, hold: list[str], protected: list[bool]
         guess = next(v for v in (2, 3, 4) if v != ed.value(hold[other]))
         return play(card, other, guess)
     if card == "Baroness":
-        return {"type": "play", "card": card, "targets": [other]}
+        return group_play(card, [other])
     if card in AT_OPPONENT:
         if card == "Jester":
             result.predictions.append((seat, other))
@@ -109,6 +109,6 @@ def _fodder(ed: Ed, card: str, seat: int, hold: list[str], protected: list[bool]
     same_value = ed.value(hold[0]) == ed.value(hold[1])
     if card in EQUALS and (same_value if card in ("Baron", "Dowager Queen") else hold[0] == hold[1]):
         if card == "Cardinal":
-            return {"type": "play", "card": card, "targets": [0, 1], "look": other}
+            return group_play(card, [0, 1], other)
         return play(card, other)
     raise ValueError(f"a table cannot play {card} on its own here (kept: {hold})")
