@@ -4,6 +4,7 @@ engine does, saves cases the corpus accepts, and reports engines that fail or ca
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import replace
 
 import pytest
@@ -13,10 +14,12 @@ from llcheck.engines.loader import serve_command
 from llcheck.engines.subprocess import SubprocessEngine
 from llcheck.errors import UsageError
 from llcheck.fuzz import run_fuzz
+from llcheck.fuzz.lockstep import Lockstep
+from llcheck.fuzz.play import Tape, near_miss
 from llcheck.harness.cases import load_file
 from llcheck.mutants import get, variants
-from loveletter_ref import load_spec
-from loveletter_ref.engine import replay
+from loveletter_ref import Action, Game, load_spec
+from loveletter_ref.engine import DECIDING, replay
 
 
 @pytest.mark.parametrize("edition,players", [("classic", 2), ("classic", 4), ("z-man-2019", 3),
@@ -182,3 +185,34 @@ def test_a_case_that_cannot_be_saved_is_said_and_the_difference_kept(tmp_path):
     result = run_fuzz(get("counterclockwise").engine, "classic", 3, 20, 0, blocked)
     assert result.status == "fail" and result.saved is None and result.replay is not None
     assert "could not be saved" in result.message
+
+
+@pytest.mark.parametrize("edition,players", [("classic", 4), ("z-man-2019", 3), ("premium", 5)])
+def test_a_probe_is_never_a_legal_action(edition, players):
+    spec, rng = load_spec(edition), random.Random(4)
+    probes = 0
+    for seed in range(20):
+        game = Game(spec, players, seed=seed)
+        game.start_round()
+        while game.phase in DECIDING:
+            legal = game.legal_actions()
+            for byte in (0, 77, 255):
+                probe = near_miss(game, legal, Tape(bytes([byte])))
+                if probe is not None:
+                    probes += 1
+                    assert probe not in legal
+            game.apply(legal[rng.randrange(len(legal))])
+    assert probes > 100
+
+
+def test_an_action_the_reference_accepts_is_not_sent_as_a_probe():
+    spec = load_spec("classic")
+    step = Lockstep(ReferenceEngine(), spec, 2)
+    step.start([spec.names[c] for c in spec.deck(2)], 0, None)
+    legal = step.legal()
+    assert step.probe(legal[0]) is False
+    assert step.record.rounds[-1][1] == []
+    held = step.reference.hand_names(step.reference.current)
+    illegal = Action("play", next(name for name in spec.names if name not in held))
+    assert step.probe(illegal) is True
+    assert step.record.rounds[-1][1][-1].probe

@@ -102,7 +102,7 @@ def lockstep_instructions(edition: str, players: int, games: int) -> int:
         if found is None:
             raise SystemExit(f"bench_fuzz: callgrind printed no instruction count:\n{done.stderr}")
         return int(found.group(1)), int(done.stdout.split()[-1])
-    (total, rounds), (idle, _) = run(games), run(0)
+    (idle, _), (total, rounds) = run(0), run(games)  # idle first: it compiles stale bytecode
     return (total - idle) // rounds
 
 

@@ -60,7 +60,7 @@ class ReferenceEngine(Engine):
         return Reply(True, events, game.state())
 
     def legal_actions(self) -> list[Json]:
-        return [action_json(action).copy() for action in self._game().legal_actions()]
+        return list(map(dict, map(action_json, self._game().legal_actions())))
 
     def apply(self, action: Json) -> Reply:
         game = self._game()

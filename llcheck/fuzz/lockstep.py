@@ -9,7 +9,7 @@ reference's. The first difference raises `Divergence`, which names the suspected
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -95,8 +95,7 @@ class Lockstep:
         self.record = Record(self.players, first_player, tuple(tokens) if tokens is not None else None)
         self.record.rounds.append((list(deck), []))
         want = self.reference.start_round(deck)
-        reply = self._call(lambda: self.engine.start(self.edition.id, self.players, deck, first_player,
-                                                     tokens))
+        reply = self._call(self.engine.start, self.edition.id, self.players, deck, first_player, tokens)
         self._dealt(reply, want)
 
     def next_round(self, deck: list[str]) -> None:
@@ -104,7 +103,7 @@ class Lockstep:
         self.record.rounds.append((list(deck), []))
         self.expected = None
         want = self.reference.start_round(deck)
-        self._dealt(self._call(lambda: self.engine.next_round(deck)), want)
+        self._dealt(self._call(self.engine.next_round, deck), want)
 
     def _dealt(self, reply: Reply, want: list[Json]) -> None:
         if not reply.accepted:
@@ -129,7 +128,7 @@ class Lockstep:
         legal = self.reference.legal_actions()
         if self.check_legal:
             got = self._call(self.engine.legal_actions)
-            want = [action_json(a) for a in legal]
+            want = list(map(action_json, legal))
             if got != want:
                 self._compare_sets(want, got)
         return legal
@@ -154,17 +153,26 @@ class Lockstep:
 
     def _illegal_because(self, action: Json) -> list[str]:
         try:
-            self.reference.check(Action.from_json(action))
-        except (ValueError, IllegalActionError) as exc:
-            clause = getattr(exc, "clause", None)
-            return [clause] if clause else []
-        return []
+            return self._refusal(Action.from_json(action)) or []
+        except ValueError:
+            return []
 
-    def probe(self, action: Action) -> None:
-        """Send an illegal action: the engine must refuse it and keep its state."""
+    def _refusal(self, action: Action) -> list[str] | None:
+        """The clause the reference refuses `action` by ([] when it names none); None when legal."""
+        try:
+            self.reference.check(action)
+        except IllegalActionError as exc:
+            return [exc.clause] if exc.clause else []
+        return None
+
+    def probe(self, action: Action) -> bool:
+        """Send an action the engine must refuse, keeping its state; False (and nothing sent) when
+        the reference finds it legal after all."""
+        clause = self._refusal(action)
+        if clause is None:
+            return False
         self.record.rounds[-1][1].append(Step(action, probe=True))
-        clause = self._illegal_because(action_json(action))
-        reply = self._call(lambda: self.engine.apply(dict(action_json(action))), action.card)
+        reply = self._call(self.engine.apply, dict(action_json(action)), card=action.card)
         if reply.accepted:
             self._fail("accepted", f"the engine accepted the illegal action {action.describe()}", clause)
         after = self._call(self.engine.state)
@@ -174,13 +182,14 @@ class Lockstep:
             keys = [k for k in set(after) | set(self.state) if after.get(k) != self.state.get(k)]
             self._fail("state", f"the engine refused the illegal action {action.describe()} but its "
                                   f"state changed ({', '.join(sorted(keys))})", clause)
+        return True
 
     def play(self, action: Action) -> None:
         """Apply a legal action on both sides and compare."""
         self.record.rounds[-1][1].append(Step(action))
         self.expected = None
         want = self.reference.apply_unchecked(action)
-        reply = self._call(lambda: self.engine.apply(dict(action_json(action))), action.card)
+        reply = self._call(self.engine.apply, dict(action_json(action)), card=action.card)
         if not reply.accepted:
             self._fail("refused", f"the engine refused the legal action {action.describe()}: "
                                   f"{reply.reason}", card_clauses(self.edition, action.card))
@@ -191,7 +200,7 @@ class Lockstep:
         if not self.check_views:
             return
         want = view(self.reference, seat, self.expected)
-        got = self._call(lambda: self.engine.view(seat))
+        got = self._call(self.engine.view, seat)
         if got != want:
             want, got = strip_view(want), strip_view(got)
         if got != want:
@@ -225,11 +234,11 @@ class Lockstep:
                        state_suspects(self.edition, expected_state, state, card, at_start))
         self.state = state
 
-    def _call(self, request: Any, card: str | None = None) -> Any:
-        """Ask the engine; a failure, or any exception an in-process adapter lets out, is a
-        difference (suspecting the rules of the card being played, if any)."""
+    def _call(self, request: Callable[..., Any], *args: Any, card: str | None = None) -> Any:
+        """Ask the engine (`request(*args)`); a failure, or any exception an in-process adapter lets
+        out, is a difference (suspecting the rules of the card being played, if any)."""
         try:
-            return request()
+            return request(*args)
         except EngineFailure as exc:
             self._fail("engine", f"the engine failed: {exc}", card_clauses(self.edition, card))
         except Exception as exc:  # an in-process adapter's own error is the engine failing

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from loveletter_ref import Action, Game, IllegalActionError, Phase
+from loveletter_ref import Action, Game, Phase
 from loveletter_ref.engine.actions import KEEP, PLAY
 from loveletter_ref.spec import Edition
 
@@ -95,22 +95,26 @@ def play_game(step: Lockstep, horizon: int, tape: Tape, tally: Tally) -> None:
 def _decide(step: Lockstep, tape: Tape, tally: Tally) -> None:
     legal = step.legal()
     if tape.choose(PROBE_ODDS) == PROBE_ODDS - 1:
-        candidates = near_misses(step.reference, legal)
-        if candidates:
-            probe = candidates[tape.choose(len(candidates))]
-            if _refused(step.reference, probe):
-                tally.probes += 1
-                step.probe(probe)
-                return
+        probe = near_miss(step.reference, legal, tape)
+        if probe is not None and step.probe(probe):
+            tally.probes += 1
+            return
     tally.actions += 1
     step.play(legal[tape.choose(len(legal))])
 
 
-def near_misses(game: Game, legal: list[Action]) -> list[Action]:
-    """Actions that are not legal now but look like they could be: held cards with wrong targets
-    or guesses, cards not held, keeps that return the wrong cards."""
-    allowed = set(legal)
-    return [a for a in _candidates(game) if a not in allowed]
+def near_miss(game: Game, legal: list[Action], tape: Tape) -> Action | None:
+    """An action that is not legal now but looks like it could be (a held card with a wrong target
+    or guess, a card not held, a keep that returns the wrong cards): the first candidate not in
+    `legal` from a place the tape chooses, going round; None when every candidate is legal."""
+    candidates = _candidates(game)
+    count = len(candidates)
+    start = tape.choose(count)
+    for i in range(count):
+        action = candidates[(start + i) % count]
+        if action not in legal:
+            return action
+    return None
 
 
 def _candidates(game: Game) -> tuple[Action, ...]:
@@ -144,11 +148,3 @@ def _guessable(edition: Edition) -> list[str | int]:
     if by_value:
         return sorted({card.value for card in edition.cards})
     return list(edition.names)
-
-
-def _refused(game: Game, action: Action) -> bool:
-    try:
-        game.check(action)
-    except IllegalActionError:
-        return True
-    return False

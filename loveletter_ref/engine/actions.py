@@ -96,16 +96,20 @@ class Action(NamedTuple):
             if not isinstance(redraw, bool):
                 raise ValueError("respond action field 'redraw' must be true or false")
             return cls(RESPOND, card, redraw=redraw)
-        target = _seat(data.get("target"), "target")
-        look = _seat(data.get("look"), "look")
-        targets = data.get("targets", [])
-        if not isinstance(targets, list):
-            raise ValueError("action field 'targets' must be a list of seat numbers")
-        seats = [seat for seat in (_seat(t, "targets") for t in targets) if seat is not None]
-        guess = data.get("guess")
+        target, look, guess = data.get("target"), data.get("look"), data.get("guess")
+        if target is not None:
+            _seat(target, "target")
+        if look is not None:
+            _seat(look, "look")
+        seats: tuple[int, ...] = ()
+        if "targets" in data:
+            targets = data["targets"]
+            if not isinstance(targets, list):
+                raise ValueError("action field 'targets' must be a list of seat numbers")
+            seats = tuple(seat for seat in targets if _seat(seat, "targets") is not None)
         if guess is not None and (isinstance(guess, bool) or not isinstance(guess, (str, int))):
             raise ValueError("action field 'guess' must be a card name or a value")
-        return cls(PLAY, card, target, guess, (), tuple(seats), look)
+        return cls(PLAY, card, target, guess, (), seats, look)
 
     def describe(self) -> str:
         """Short human form: '<card> on 2 naming <card>', 'keep <card>, return [<card>, <card>]'."""

@@ -649,14 +649,14 @@ class Game(Effects):
 
     def hand_names(self, seat: int) -> list[str]:
         """A seat's hand as card names in canonical order (by value, then name)."""
-        names, hand = self.tables.names, self.hands[seat]
-        if len(hand) < 2:
-            return [names[c] for c in hand]
-        return [names[c] for c in sorted(hand, key=self.tables.rank.__getitem__)]
+        hand = tuple(self.hands[seat])
+        row = self.tables.hand_names.get(hand)
+        return list(self.tables.name_hand(hand) if row is None else row)
 
     def state(self) -> dict[str, Any]:
         """The canonical, complete state (see docs/formats.md)."""
-        names, rank = self.tables.names, self.tables.rank.__getitem__
+        tables = self.tables
+        names = tables.names
         pending: dict[str, Any] | None = None
         if self.phase is RESPONDING and self.pending is not None:
             pending = {"kind": "respond", "player": self.responder, "card": self.pending.clause.card}
@@ -664,18 +664,22 @@ class Game(Effects):
             pending = {"kind": "keep", "player": self.current,
                        "return": len(self.hands[self.current]) - 1,
                        "to": self.pending.clause.rule["to"]}
+        known, hands = tables.hand_names, []
+        for hand in self.hands:  # hand_names written out: this is the hottest path of the fuzzer
+            key = tuple(hand)
+            row = known.get(key)
+            hands.append(list(tables.name_hand(key) if row is None else row))
         state = {
             "edition": self.edition.id,
             "players": self.players,
             "round": self.round,
-            "phase": self.phase.value,
+            "phase": str(self.phase),
             "turn": self.current if self.phase in DECIDING else None,
             "starter": self.starter,
             "deck": [names[c] for c in reversed(self.deck)],
             "set_aside": [names[c] for c in self.set_aside],
             "face_up": [names[c] for c in self.face_up],
-            "hands": [[names[c] for c in (sorted(hand, key=rank) if len(hand) > 1 else hand)]
-                      for hand in self.hands],  # as hand_names lists them
+            "hands": hands,
             "discards": [[names[c] for c in pile] for pile in self.discards],
             "eliminated": [not a for a in self.alive],
             "protected": [p is not None for p in self.protected],

@@ -69,6 +69,8 @@ class Tables:
     """Each card's plays per choice, remembered once a game has listed them (actions are immutable)."""
     playable: dict[tuple[int, ...], list[int]] = field(default_factory=dict)
     """The playable cards of each hand met so far (see `playable_in`; callers must not change them)."""
+    hand_names: dict[tuple[int, ...], tuple[str, ...]] = field(default_factory=dict)
+    """The names of each hand met so far, in canonical order (see `name_hand`)."""
 
     def playable_in(self, hand: tuple[int, ...]) -> list[int]:
         """The cards a player holding `hand` may play: the forced card if a forcing rule applies,
@@ -77,6 +79,11 @@ class Tables:
             if card in hand and any(other in forcing for other in hand if other != card):
                 return [card]
         return sorted(set(hand))
+
+    def name_hand(self, hand: tuple[int, ...]) -> tuple[str, ...]:
+        """A hand's card names in canonical order (by value, then name), remembered in `hand_names`."""
+        names = self.hand_names[hand] = tuple(self.names[c] for c in sorted(hand, key=self.rank.__getitem__))
+        return names
 
     def number(self, kind: str) -> int:
         """A player-count rule's number for this game (RuleGapError when the spec is silent)."""

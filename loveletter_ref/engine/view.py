@@ -43,7 +43,9 @@ def redact(event: Event, player: int) -> Event:
     hidden = HIDDEN_FIELD.get(event["type"])
     if hidden is None or sees(event, player):
         return event
-    return {key: value for key, value in event.items() if key != hidden}
+    seen = dict(event)
+    seen.pop(hidden, None)
+    return seen
 
 
 def view(game: Game, player: int, state: dict[str, Any] | None = None) -> dict[str, Any]:
