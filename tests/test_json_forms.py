@@ -3,30 +3,16 @@ refused naming its field, and a state is the caller's to change."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from played import positions
 
-from loveletter_ref import Action, Game, load_spec
-from loveletter_ref.engine import DECIDING
-
-
-def _games(edition: str, players: int, seeds: range):
-    """Games played to their end from each seed, yielding every state on the way."""
-    spec = load_spec(edition)
-    for seed in seeds:
-        game, rng = Game(spec, players, seed=seed), random.Random(seed)
-        game.start_round()
-        while game.phase in DECIDING:
-            yield game
-            game.apply(game.sample_action(rng))
-        yield game
+from loveletter_ref import Action
 
 
 @pytest.mark.parametrize("edition,players", [("classic", 4), ("z-man-2019", 3), ("premium", 6)])
 def test_every_legal_action_parses_back_to_itself(edition, players):
     seen = 0
-    for game in _games(edition, players, range(30)):
+    for game in positions(edition, players, range(30)):
         for action in game.legal_actions():
             assert Action.from_json(action.to_json()) == action
             seen += 1
@@ -57,7 +43,7 @@ def test_two_targets_parse_in_order_and_a_null_target_means_none():
 
 
 def test_a_state_is_the_callers_to_change():
-    for game in _games("z-man-2019", 4, range(5)):
+    for game in positions("z-man-2019", 4, range(5)):
         state = game.state()
         hands = [list(hand) for hand in state["hands"]]
         for hand in state["hands"]:

@@ -19,27 +19,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import re
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from machine import describe  # noqa: E402
+from machine import describe, instructions  # noqa: E402
 
 from loveletter_ref import Game, Phase, load_spec  # noqa: E402
 from loveletter_ref.engine import DECIDING  # noqa: E402
 from loveletter_ref.spec import known_specs  # noqa: E402
-
-COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
-FIXED_HASHES = {**os.environ, "PYTHONHASHSEED": "0"}
-"""The environment of the counted runs: with random string hashes, start-up alone varies by
-tens of millions of instructions from run to run, drowning the difference being measured."""
 
 
 def play_rounds(edition_name: str, players: int, rounds: int, seed: int) -> tuple[float, int]:
@@ -59,16 +51,10 @@ def play_rounds(edition_name: str, players: int, rounds: int, seed: int) -> tupl
     return time.perf_counter() - start, turns
 
 
-def instructions(edition_name: str, players: int, rounds: int, seed: int) -> int:
+def count_instructions(edition_name: str, players: int, rounds: int, seed: int) -> int:
     """CPU instructions that `rounds` rounds cost, counted by callgrind."""
     def run(count: int) -> int:
-        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                   __file__, "--play", edition_name, str(players), str(count), str(seed)]
-        done = subprocess.run(command, capture_output=True, text=True, check=True, env=FIXED_HASHES)
-        found = COLLECTED.search(done.stderr)
-        if found is None:
-            raise SystemExit(f"bench_engine: callgrind printed no instruction count:\n{done.stderr}")
-        return int(found.group(1))
+        return instructions(__file__, "--play", edition_name, str(players), str(count), str(seed))[0]
     idle = run(0)  # first: it compiles whatever bytecode is stale, which would count against the rounds
     return run(rounds) - idle
 
@@ -87,7 +73,7 @@ def measure(name: str, players: int, args: argparse.Namespace) -> dict[str, obje
     """One row of the report."""
     row: dict[str, object] = {"edition": name, "players": players}
     if args.instructions:
-        total = instructions(name, players, args.rounds, args.seed)
+        total = count_instructions(name, players, args.rounds, args.seed)
         row["instructions_per_round"] = total // args.rounds
         return row
     seconds, turns = min(play_rounds(name, players, args.rounds, args.seed) for _ in range(args.repeat))

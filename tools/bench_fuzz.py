@@ -25,18 +25,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import re
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from machine import describe  # noqa: E402
+from machine import describe, instructions  # noqa: E402
 
 from llcheck.engines import ReferenceEngine  # noqa: E402
 from llcheck.engines.loader import serve_command  # noqa: E402
@@ -48,7 +45,6 @@ from llcheck.fuzz.search import TAPE_BYTES  # noqa: E402
 from llcheck.perft import EngineTree, ReferenceTree, load_table, perft, seeded_deal, table_path  # noqa: E402
 from loveletter_ref import load_spec  # noqa: E402
 
-COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 PLACES = (("classic", 2), ("classic", 4), ("z-man-2019", 2), ("z-man-2019", 4), ("z-man-2019", 6))
 
 
@@ -94,14 +90,8 @@ def _lockstep(edition: str, players: int, games: int) -> tuple[Lockstep, list[by
 def lockstep_instructions(edition: str, players: int, games: int) -> int:
     """CPU instructions per round of the lockstep alone on `games` tapes, counted by callgrind."""
     def run(count: int) -> tuple[int, int]:
-        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                   __file__, "--lockstep", edition, str(players), str(games), str(count)]
-        done = subprocess.run(command, capture_output=True, text=True, check=True,
-                              env={**os.environ, "PYTHONHASHSEED": "0"})  # as bench_engine does
-        found = COLLECTED.search(done.stderr)
-        if found is None:
-            raise SystemExit(f"bench_fuzz: callgrind printed no instruction count:\n{done.stderr}")
-        return int(found.group(1)), int(done.stdout.split()[-1])
+        counted, printed = instructions(__file__, "--lockstep", edition, str(players), str(games), str(count))
+        return counted, int(printed.split()[-1])
     (idle, _), (total, rounds) = run(0), run(games)  # idle first: it compiles stale bytecode
     return (total - idle) // rounds
 

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import os
 import platform
+import re
+import subprocess
+import sys
 import time
+
+COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
 def calibrate(repeat: int) -> float:
@@ -23,3 +28,17 @@ def describe(repeat: int) -> dict[str, object]:
     return {"python": platform.python_version(), "machine": platform.machine(),
             "load_average": round(os.getloadavg()[0], 2),
             "calibration_us": round(calibrate(repeat), 2)}
+
+
+def instructions(script: str, *args: str) -> tuple[int, str]:
+    """CPU instructions that running `script args` under this Python costs, counted by valgrind's
+    callgrind, and what it printed. String hashes are fixed (`PYTHONHASHSEED=0`): with random ones,
+    start-up alone varies by tens of millions of instructions from run to run."""
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, script,
+               *args]
+    done = subprocess.run(command, capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONHASHSEED": "0"})
+    found = COLLECTED.search(done.stderr)
+    if found is None:
+        raise SystemExit(f"{script}: callgrind printed no instruction count:\n{done.stderr}")
+    return int(found.group(1)), done.stdout

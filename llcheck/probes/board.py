@@ -73,14 +73,12 @@ class Board:
         self.consulted: dict[str, dict[str, Bool]] = {}
         self.gaps: dict[str, dict[str, Bool]] = {}
         self.gap_keys: dict[str, dict[str, Bool]] = {}
-        self.seen: dict[str, Bool] = {}
         self.seen_at: dict[str, dict[str, Bool]] = {}
         """The observations by the phase of the turn in which they were made."""
         self.facts: list[Bool] = []
         self.keeping: Bool = FALSE
         self.offered: Bool = FALSE
         """The target of this turn's card was offered to discard and draw (a respond decision)."""
-        self.redraw: Bool = FALSE
         self.halted: Bool = FALSE
         """A token gained during this turn ended the game at once."""
         self.kept: BV = num(0, layout.card_bits)
@@ -149,7 +147,6 @@ class Board:
     def note(self, name: str, when: Bool) -> None:
         """Record an observation (for the catalogue's queries), unless a gap came first."""
         happens = both(when, z3.Not(self.gap))
-        self.seen[name] = either(self.seen.get(name, FALSE), happens)
         phases = self.seen_at.setdefault(name, {})
         phases[self.phase] = either(phases.get(self.phase, FALSE), happens)
 
@@ -177,10 +174,9 @@ class Board:
             self._keep_choice = KeepChoice(z3.BitVec(f"keep@{self.turn}", bits), order)
         return self._keep_choice
 
-    def record_offer(self, when: Bool, redraw: Bool) -> None:
-        """Remember the respond decision for the witness."""
+    def record_offer(self, when: Bool) -> None:
+        """Remember that a respond decision is due (for the witness)."""
         self.offered = either(self.offered, when)
-        self.redraw = redraw
 
     def gain(self, x: BV, amount: int, when: Bool) -> None:
         """Seat x gains tokens during the round; the game-end rule is consulted, and with
@@ -288,6 +284,15 @@ class Board:
             self.consult(clause.key, clause, hit)
             if not clause.silent and clause.rule == "any_reason":
                 self.eliminate(x, both(hit, self.alive_at(x)))
+
+    def discard_and_draw(self, x: BV, empty_deck: Clause | None, when: Bool) -> None:
+        """Seat x discards their hand without its effect (a card that is out when discarded still
+        knocks them out, and the rest of the hand goes to their pile), then draws if still in."""
+        for card in self.empty_hand(x, when):
+            still_in = self.alive_at(x)
+            self.discard(x, card, both(when, still_in))
+            self.to_pile(x, card, both(when, z3.Not(still_in)), played=False)
+        self.draw(x, empty_deck, both(when, self.alive_at(x)))
 
     def eliminate(self, x: BV, when: Bool) -> None:
         """Knock seat x out: their hand goes to their discard pile without effect."""

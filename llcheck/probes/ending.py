@@ -30,8 +30,6 @@ class Ending:
         self.rnd, self.board = rnd, board
         n = layout.players
         self.over: Bool = both(z3.Not(state["run"]), z3.Not(state["gap"]), z3.Not(state.get("halt", FALSE)))
-        self.halted: Bool = both(state.get("halt", FALSE), z3.Not(state["gap"]))
-        """The game ended during the round (a token gained mid-round reached the target)."""
         self.alive = [board.alive(p) for p in range(n)]
         one, several = exactly(self.alive, 1), at_least(self.alive, 2)
         self.everyone_out = both(self.over, z3.Not(either(*self.alive)))
@@ -53,8 +51,8 @@ class Ending:
     def _scores(self) -> list[BV]:
         """Each seat's showdown value: its card's value plus the bonus of each copy in its discard pile."""
         board, rnd = self.board, self.rnd
-        layout, cards = rnd.layout, rnd.edition.cards
-        bonus = {c: clause.rule for c in rnd.piled if (clause := cards[c].showdown_bonus) is not None}
+        layout = rnd.layout
+        bonus = {c: layout.tables.showdown_bonus[c] for c in rnd.piled}
         bits = width(max(layout.values) + sum(b * layout.counts[c] for c, b in bonus.items()) + 1)
         scores = []
         for p in range(layout.players):

@@ -379,12 +379,7 @@ class DiscardDraw(StepEncoder):
 
     def apply(self, board: Board, play: Play) -> None:
         live = self.consult(board, play)
-        target = play.target
-        for card in board.empty_hand(target, live):
-            still_in = board.alive_at(target)
-            board.discard(target, card, both(live, still_in))
-            board.to_pile(target, card, both(live, z3.Not(still_in)), played=False)
-        board.draw(target, self.modifier("empty_deck"), both(live, board.alive_at(target)))
+        board.discard_and_draw(play.target, self.modifier("empty_deck"), live)
 
 
 @encoder("draw_return")
@@ -485,14 +480,9 @@ class OfferRedraw(StepEncoder):
         offered = both(live, play.has_target, board.alive_at(play.target))
         if self.clause.rule["when"] == "hit":
             offered = both(offered, play.hit)
-        board.record_offer(offered, play.redraw)
+        board.record_offer(offered)
         board.phase = "respond"
-        redraw = both(offered, play.redraw)
-        for card in board.empty_hand(play.target, redraw):
-            still_in = board.alive_at(play.target)
-            board.discard(play.target, card, both(redraw, still_in))
-            board.to_pile(play.target, card, both(redraw, z3.Not(still_in)), played=False)
-        board.draw(play.target, self.modifier("empty_deck"), both(redraw, board.alive_at(play.target)))
+        board.discard_and_draw(play.target, self.modifier("empty_deck"), both(offered, play.redraw))
         play.stopped = either(play.stopped, offered)
 
 

@@ -219,7 +219,7 @@ class Prover:
             self.invariant_failure = "after the deal"
             return False
         after = step.states[1]
-        extra = step.turns[0].seen.get("hand_sizes", z3.BoolVal(False))
+        extra = step.turns[0].saw("hand_sizes")
         goals = [(name, z3.Not(f)) for name, f in parts(step, after)] + [("one card per hand", extra)]
         deadline = time.perf_counter() + timeout
         for name, violated in goals:

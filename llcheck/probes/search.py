@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import permutations
 
-from loveletter_ref.engine import PLAY, Action, Game, Phase
+from loveletter_ref.engine import DECIDING, PLAY, Action, Game
 from loveletter_ref.errors import IllegalActionError, RuleGapError
 from loveletter_ref.spec import Edition
 
@@ -22,9 +22,6 @@ from .conditions import Condition
 from .playback import Moment, Playback
 
 Visitor = Callable[[Playback], None]
-
-DECIDING = (Phase.PLAY, Phase.KEEP, Phase.RESPOND)
-"""The phases in which a player has a decision to make."""
 
 
 def deals(edition: Edition, players: int) -> Iterator[list[str]]:

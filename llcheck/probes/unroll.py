@@ -112,7 +112,6 @@ class Turn:
     consulted: dict[str, dict[str, Bool]]
     gaps: dict[str, dict[str, Bool]]
     gap_keys: dict[str, dict[str, Bool]]
-    seen: dict[str, Bool]
     before: dict[str, z3.ExprRef]
     after: dict[str, z3.ExprRef]
     has_target2: Bool
@@ -121,6 +120,10 @@ class Turn:
     offered: Bool
     redraw: Bool
     seen_at: dict[str, dict[str, Bool]]
+
+    def saw(self, name: str) -> Bool:
+        """The turn observed `name`, in whichever phase."""
+        return either(*self.seen_at.get(name, {}).values())
 
 
 class RoundEncoding:
@@ -337,7 +340,7 @@ class RoundEncoding:
         after = self._turn_end(board, t, ok, actor, before)
         self.facts += board.facts
         turn = Turn(t, ok, actor, played.card, has_target, target, guessing, guess, board.keeping,
-                    board.kept, board.returned, board.consulted, board.gaps, board.gap_keys, board.seen,
+                    board.kept, board.returned, board.consulted, board.gaps, board.gap_keys,
                     before, after, choice.has_target2, choice.target2, choice.look2, board.offered,
                     choice.redraw, board.seen_at)
         return turn, after

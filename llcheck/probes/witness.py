@@ -36,18 +36,16 @@ def turn_actions(rnd: RoundEncoding, model: z3.ModelRef, turn: Turn) -> list[dic
     names = rnd.layout.names
     card = value(model, turn.played)
     play: dict[str, Any] = {"type": "play", "card": names[card]}
-    steps = rnd.edition.cards[card].steps
-    group = any(s.kind == "choose" and not s.clause.silent and s.clause.rule.get("count", 1) > 1
-                for s in steps)
-    if group and truth(model, turn.has_target):
+    decision = rnd.layout.tables.decisions[card]
+    if decision.count > 1 and truth(model, turn.has_target):
         seats = [value(model, turn.target)]
         seats += [value(model, turn.target2)] if truth(model, turn.has_target2) else []
         play["targets"] = seats
-        if any(s.kind == "look" and s.clause.rule == "one_of_targets" for s in steps):
+        if decision.look_choice:
             play["look"] = seats[-1] if truth(model, turn.look2) else seats[0]
     elif truth(model, turn.has_target):
         play["target"] = value(model, turn.target)
-    rule = next((s.clause.rule for s in rnd.edition.cards[card].steps if s.kind == "guess"), None)
+    rule = decision.guess.clause.rule if decision.guess is not None else None
     if truth(model, turn.guessing) and rule is not None:  # a silent guess rule names nothing
         guess = value(model, turn.guess)
         play["guess"] = guess if rule["by"] == "value" else names[guess]

@@ -16,10 +16,7 @@ from ..errors import DeckError, IllegalActionError, RuleGapError
 from ..spec import Clause, Edition, Step
 from .actions import DECIDING, KEEP, PLAY, RESPOND, Action, Event, Phase
 from .effects import Effects, Play
-from .tables import Decision, Tables, tables_for
-
-Choice = int | tuple[int, ...] | None
-"""Whom a play chooses: one seat, several (a `targets` play), or nobody."""
+from .tables import Choice, Decision, Tables, tables_for
 
 SETUP, PLAYING, KEEPING, RESPONDING, ROUND_OVER, GAME_OVER = (
     Phase.SETUP, Phase.PLAY, Phase.KEEP, Phase.RESPOND, Phase.ROUND_OVER, Phase.GAME_OVER)
@@ -334,11 +331,7 @@ class Game(Effects):
 
     def _playable(self) -> list[int]:
         """The cards the player on turn may play (remembered per hand in `Tables.playable`)."""
-        hand = tuple(self.hands[self.current])
-        playable = self.tables.playable.get(hand)
-        if playable is None:
-            playable = self.tables.playable[hand] = self.tables.playable_in(hand)
-        return playable
+        return self.tables.playable[tuple(self.hands[self.current])]
 
     def legal_actions(self) -> list[Action]:
         """Every legal decision for the player to act, in a stable order."""
@@ -388,22 +381,7 @@ class Game(Effects):
         decision = self.tables.decisions[card]
         if decision.guess is not None and isinstance(choice, int):
             decision.guess.clause.need()
-        plays = self.tables.plays.get((card, choice))
-        if plays is None:
-            plays = self.tables.plays[card, choice] = tuple(self._new_plays(card, choice))
-        return plays
-
-    def _new_plays(self, card: int, choice: Choice) -> list[Action]:
-        """Build the plays `_plays` remembers."""
-        name, decision = self.tables.names[card], self.tables.decisions[card]
-        if choice is None:
-            return [Action(PLAY, name)]
-        if isinstance(choice, tuple):
-            looks: Sequence[int | None] = choice if decision.look_choice else (None,)
-            return [Action(PLAY, name, targets=choice, look=look) for look in looks]
-        if decision.guess is None:
-            return [Action(PLAY, name, choice)]
-        return [Action(PLAY, name, choice, g) for g in decision.guesses]
+        return self.tables.plays[card, choice]
 
     def _play_actions(self) -> list[Action]:
         return [action for card, choices in self._options() for choice in choices
@@ -649,14 +627,11 @@ class Game(Effects):
 
     def hand_names(self, seat: int) -> list[str]:
         """A seat's hand as card names in canonical order (by value, then name)."""
-        hand = tuple(self.hands[seat])
-        row = self.tables.hand_names.get(hand)
-        return list(self.tables.name_hand(hand) if row is None else row)
+        return list(self.tables.hand_names[tuple(self.hands[seat])])
 
     def state(self) -> dict[str, Any]:
         """The canonical, complete state (see docs/formats.md)."""
-        tables = self.tables
-        names = tables.names
+        names, hand_names = self.tables.names, self.tables.hand_names
         pending: dict[str, Any] | None = None
         if self.phase is RESPONDING and self.pending is not None:
             pending = {"kind": "respond", "player": self.responder, "card": self.pending.clause.card}
@@ -664,11 +639,9 @@ class Game(Effects):
             pending = {"kind": "keep", "player": self.current,
                        "return": len(self.hands[self.current]) - 1,
                        "to": self.pending.clause.rule["to"]}
-        known, hands = tables.hand_names, []
-        for hand in self.hands:  # hand_names written out: this is the hottest path of the fuzzer
-            key = tuple(hand)
-            row = known.get(key)
-            hands.append(list(tables.name_hand(key) if row is None else row))
+        hands = []
+        for hand in self.hands:  # as hand_names gives them; a loop, not a comprehension, on this hot path
+            hands.append(list(hand_names[tuple(hand)]))
         state = {
             "edition": self.edition.id,
             "players": self.players,

@@ -2,13 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TypeVar
 
 from ..errors import RuleGapError
 from ..spec import Clause, Edition, Step
-from .actions import Action
+from .actions import PLAY, Action
+
+Choice = int | tuple[int, ...] | None
+"""Whom a play chooses: one seat, several (a `targets` play), or nobody."""
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Memo(dict[K, V]):
+    """A dictionary that works out a missing value with `make(key)` and keeps it."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[K], V]):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: K) -> V:
+        value = self[key] = self.make(key)
+        return value
 
 
 @dataclass(frozen=True)
@@ -65,12 +86,30 @@ class Tables:
     None where the spec gives no number (asking `number` then raises the rule gap)."""
     sorted_deck: tuple[str, ...]
     """The deck's card names in sorted order: an explicit deck holding the same is a whole deck."""
-    plays: dict[tuple[int, int | tuple[int, ...] | None], tuple[Action, ...]] = field(default_factory=dict)
-    """Each card's plays per choice, remembered once a game has listed them (actions are immutable)."""
-    playable: dict[tuple[int, ...], list[int]] = field(default_factory=dict)
-    """The playable cards of each hand met so far (see `playable_in`; callers must not change them)."""
-    hand_names: dict[tuple[int, ...], tuple[str, ...]] = field(default_factory=dict)
-    """The names of each hand met so far, in canonical order (see `name_hand`)."""
+    plays: Memo[tuple[int, Choice], tuple[Action, ...]] = field(init=False)
+    """Each card's plays per choice (`(card, choice)` to `plays_of` it, remembered)."""
+    playable: Memo[tuple[int, ...], list[int]] = field(init=False)
+    """The playable cards of each hand (`playable_in` it, remembered; callers must not change them)."""
+    hand_names: Memo[tuple[int, ...], tuple[str, ...]] = field(init=False)
+    """The names of each hand in canonical order (`name_hand`, remembered)."""
+
+    def __post_init__(self) -> None:
+        for name, make in (("plays", self.plays_of), ("playable", self.playable_in),
+                           ("hand_names", self.name_hand)):
+            object.__setattr__(self, name, Memo(make))
+
+    def plays_of(self, key: tuple[int, Choice]) -> tuple[Action, ...]:
+        """Every play of a card with a choice: one per guess, or per chosen player looked at."""
+        card, choice = key
+        name, decision = self.names[card], self.decisions[card]
+        if choice is None:
+            return (Action(PLAY, name),)
+        if isinstance(choice, tuple):
+            looks: Sequence[int | None] = choice if decision.look_choice else (None,)
+            return tuple(Action(PLAY, name, targets=choice, look=look) for look in looks)
+        if decision.guess is None:
+            return (Action(PLAY, name, choice),)
+        return tuple(Action(PLAY, name, choice, g) for g in decision.guesses)
 
     def playable_in(self, hand: tuple[int, ...]) -> list[int]:
         """The cards a player holding `hand` may play: the forced card if a forcing rule applies,
@@ -81,9 +120,8 @@ class Tables:
         return sorted(set(hand))
 
     def name_hand(self, hand: tuple[int, ...]) -> tuple[str, ...]:
-        """A hand's card names in canonical order (by value, then name), remembered in `hand_names`."""
-        names = self.hand_names[hand] = tuple(self.names[c] for c in sorted(hand, key=self.rank.__getitem__))
-        return names
+        """A hand's card names in canonical order (by value, then name)."""
+        return tuple(self.names[c] for c in sorted(hand, key=self.rank.__getitem__))
 
     def number(self, kind: str) -> int:
         """A player-count rule's number for this game (RuleGapError when the spec is silent)."""

@@ -44,10 +44,10 @@ from .dsl import (
     step,
     swap,
 )
-from .duel import duel
 from .table import table
 
 OVER = {"phase": "round_over", "turn": None}
+"""A round just over, its deck not checked (`rounds.OVER` checks that it is empty)."""
 
 
 # -- the classic scenarios, naming values ----------------------------------------------------------
@@ -466,8 +466,7 @@ def assassin_empty_deck(ed: Ed) -> list[Json]:
                                 e_token(1),
                             ],
                             state={
-                                **OVER,
-                                "deck": [],
+                                **rounds.OVER,
                                 "set_aside": [],
                                 "round_winners": [1],
                                 "hands": [[], ["Cardinal"], [], [], []],
@@ -897,6 +896,25 @@ def dowager_queen(ed: Ed) -> list[Json]:
     def duel_(mine: str, theirs: str) -> list[str]:
         return deal(ed, 5, ["Dowager Queen", theirs, "Guard", "Guard", "Guard"], [mine, "Guard"])
 
+    def compared(mine: str, theirs: str, loser: int | None) -> Json:
+        """Seat 0's Dowager Queen on seat 1, `mine` against `theirs`: `loser` is out (None: nobody)."""
+        knocked_out = [] if loser is None else e_out(loser, "Dowager Queen", (mine, theirs)[loser])
+        return rnd(
+            duel_(mine, theirs),
+            [
+                step(
+                    play("Dowager Queen", 1),
+                    [
+                        e_play(0, "Dowager Queen", 1),
+                        e_compare(0, 1, mine, theirs, loser),
+                        *knocked_out,
+                        *e_turn(2 if loser == 1 else 1, "Guard"),
+                    ],
+                    state={"eliminated": [seat == loser for seat in range(5)]},
+                )
+            ],
+        )
+
     return [
         case(
             ed,
@@ -905,23 +923,7 @@ def dowager_queen(ed: Ed) -> list[Json]:
             clauses=ed.c("dowager-queen.target", "dowager-queen.compare", "dowager-queen"),
             tags=["dowager-queen", "compare"],
             players=5,
-            rounds=[
-                rnd(
-                    duel_("Priest", "King"),
-                    [
-                        step(
-                            play("Dowager Queen", 1),
-                            [
-                                e_play(0, "Dowager Queen", 1),
-                                e_compare(0, 1, "Priest", "King", 1),
-                                *e_out(1, "Dowager Queen", "King"),
-                                *e_turn(2, "Guard"),
-                            ],
-                            state={"eliminated": [NO, YES, NO, NO, NO]},
-                        )
-                    ],
-                )
-            ],
+            rounds=[compared("Priest", "King", 1)],
         ),
         case(
             ed,
@@ -930,23 +932,7 @@ def dowager_queen(ed: Ed) -> list[Json]:
             clauses=ed.c("dowager-queen.compare"),
             tags=["dowager-queen", "compare"],
             players=5,
-            rounds=[
-                rnd(
-                    duel_("Countess", "Priest"),
-                    [
-                        step(
-                            play("Dowager Queen", 1),
-                            [
-                                e_play(0, "Dowager Queen", 1),
-                                e_compare(0, 1, "Countess", "Priest", 0),
-                                *e_out(0, "Dowager Queen", "Countess"),
-                                *e_turn(1, "Guard"),
-                            ],
-                            state={"eliminated": [YES, NO, NO, NO, NO]},
-                        )
-                    ],
-                )
-            ],
+            rounds=[compared("Countess", "Priest", 0)],
         ),
         case(
             ed,
@@ -955,22 +941,7 @@ def dowager_queen(ed: Ed) -> list[Json]:
             clauses=ed.c("dowager-queen.tie"),
             tags=["dowager-queen", "tie"],
             players=5,
-            rounds=[
-                rnd(
-                    duel_("Cardinal", "Priest"),
-                    [
-                        step(
-                            play("Dowager Queen", 1),
-                            [
-                                e_play(0, "Dowager Queen", 1),
-                                e_compare(0, 1, "Cardinal", "Priest", None),
-                                *e_turn(1, "Guard"),
-                            ],
-                            state={"eliminated": [NO] * 5},
-                        )
-                    ],
-                )
-            ],
+            rounds=[compared("Cardinal", "Priest", None)],
         ),
         case(
             ed,
@@ -1192,7 +1163,7 @@ def showdowns(ed: Ed) -> list[Json]:
                                 e_round_end("showdown", [0], ["King", "Prince"]),
                                 e_token(0),
                             ],
-                            state={**OVER, "deck": [], "round_winners": [0], "tokens": [1, 0]},
+                            state={**rounds.OVER, "round_winners": [0], "tokens": [1, 0]},
                         ),
                     ],
                 )
@@ -1209,56 +1180,6 @@ def showdowns(ed: Ed) -> list[Json]:
                 over=OVER,
                 note="premium.round.tie records the choice of Premium's rulebook (every still-tied player "
                 "wins) over the game-help page (nobody wins)" if shared else None,
-            )
-        )
-    return out
-
-
-def prince_empty_deck(ed: Ed) -> list[Json]:
-    """A Prince played after the last draw makes its target draw the set-aside card (classic cards)."""
-    starter = ["Guard", "Guard", "Handmaid", "Priest", "Guard"]
-    other = ["Guard", "Guard", "Priest", "Handmaid", "Prince"]
-    kept, out = ("King", "Baron"), []
-    for target in (0, 1):
-        game = duel(
-            ed,
-            kept,
-            starter,
-            other,
-            set_aside=["Princess"],
-            face_up=["Baron", "Prince", "Countess"],
-            guess="Countess",
-        )
-        hands = ["Princess", "Baron"] if target == 0 else ["King", "Princess"]
-        out.append(
-            case(
-                ed,
-                f"prince.empty-deck/{'the-target' if target == 0 else 'oneself'}-draws-the-set-aside-card",
-                "A Prince played after the last card was drawn makes its target "
-                f"({'the other player' if target == 0 else 'its own player'}) draw the card set aside "
-                "at setup",
-                clauses=ed.c("prince.empty-deck", "prince.discard", "round.deck-empty"),
-                tags=["prince", "empty-deck", "two-player"],
-                players=2,
-                rounds=[
-                    rnd(
-                        game.deck,
-                        [
-                            *game.steps,
-                            step(
-                                play("Prince", target),
-                                [
-                                    e_play(1, "Prince", target),
-                                    e_discard(target, kept[target]),
-                                    e_draw(target, "Princess", "set_aside"),
-                                    e_round_end("showdown", [target], hands),
-                                    e_token(target),
-                                ],
-                                state={**OVER, "set_aside": [], "round_winners": [target]},
-                            ),
-                        ],
-                    )
-                ],
             )
         )
     return out
@@ -1361,7 +1282,7 @@ def count_bonus(ed: Ed) -> list[Json]:
                                 e_token(0),
                                 e_token(1, "bonus"),
                             ],
-                            state={**OVER, "deck": [], "round_winners": [0], "tokens": [1, 1, 0, 0, 0]},
+                            state={**rounds.OVER, "round_winners": [0], "tokens": [1, 1, 0, 0, 0]},
                         ),
                     ],
                 )
@@ -1422,7 +1343,7 @@ def count_one_point(ed: Ed) -> list[Json]:
                                 e_token(1),
                                 e_token(0, "bonus"),
                             ],
-                            state={**OVER, "deck": [], "round_winners": [1], "tokens": [1, 1, 0, 0, 0]},
+                            state={**rounds.OVER, "round_winners": [1], "tokens": [1, 1, 0, 0, 0]},
                         ),
                     ],
                 )
@@ -1667,7 +1588,7 @@ GROUPS = {
     ),
     "showdown": (
         "Showdowns and ties with two players: the higher card, then the higher discard total",
-        _values(lambda ed: showdowns(ed) + prince_empty_deck(ed)),
+        _values(lambda ed: showdowns(ed) + rounds.empty_deck(ed, OVER)),
     ),
     "next-round": ("Who starts the next round", _values(next_first)),
     "five-player-showdowns": (

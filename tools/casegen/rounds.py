@@ -33,7 +33,7 @@ from .dsl import (
 )
 from .duel import Duel, duel
 
-OVER = {"phase": "round_over", "turn": None, "deck": []}
+OVER: Json = {"phase": "round_over", "turn": None, "deck": []}
 """The state every showdown case ends in (merged into the last step's expectation)."""
 
 CLASSIC_FACE_UP = ["Baron", "Baron", "Prince"]
@@ -441,17 +441,21 @@ def ties(ed: Ed) -> list[Json]:
     ]
 
 
-def empty_deck(ed: Ed) -> list[Json]:
-    """A Prince played when the deck is empty, and a Prince that takes the last card."""
+def empty_deck(ed: Ed, over: Json = OVER) -> list[Json]:
+    """A Prince played when the deck is empty: its target draws the card set aside.
+
+    Premium, which deals the classic cards to two players, shares them and passes the round-over
+    state it checks.
+    """
     out = []
-    if ed.id == "classic":
+    if ed.id != "z-man-2019":
         starter = ["Guard", "Guard", "Handmaid", "Priest", "Guard"]
         other = ["Guard", "Guard", "Priest", "Handmaid", "Prince"]
-        aside, faces, who = ["Princess"], ["Baron", "Prince", "Countess"], 1
+        aside, faces, who, guess = ["Princess"], ["Baron", "Prince", "Countess"], 1, "Countess"
     else:
         starter = ["Guard", "Baron", "Handmaid", "Spy", "Guard", "Priest", "Countess", "Prince"]
         other = ["Handmaid", "Guard", "Spy", "Guard", "Priest", "Guard", "Guard"]
-        aside, faces, who = ["Princess"], ["Chancellor", "Chancellor", "Prince"], 0
+        aside, faces, who, guess = ["Princess"], ["Chancellor", "Chancellor", "Prince"], 0, "Princess"
     kept = ("King", "Baron")
     for target, winner in ((1 - who, 1 - who), (who, who)):
         game = duel(
@@ -461,7 +465,7 @@ def empty_deck(ed: Ed) -> list[Json]:
             other,
             set_aside=aside,
             face_up=faces,
-            guess="Countess" if ed.id == "classic" else "Princess",
+            guess=guess,
         )
         hands = ["Princess", "Baron"] if target == 0 else ["King", "Princess"]
         out.append(
@@ -488,7 +492,7 @@ def empty_deck(ed: Ed) -> list[Json]:
                                     e_round_end("showdown", [winner], hands),
                                     e_token(winner),
                                 ],
-                                state={**OVER, "set_aside": [], "round_winners": [winner]},
+                                state={**over, "set_aside": [], "round_winners": [winner]},
                             ),
                         ],
                     )
