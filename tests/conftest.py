@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import signal
 from collections.abc import Sequence
 
 import pytest
 
+import llcheck
+import loveletter_ref
 from llcheck.properties import profiles
 from loveletter_ref import Action, Game, load_spec
 from loveletter_ref.engine import build_deck
@@ -15,6 +19,19 @@ from loveletter_ref.spec import Edition
 EDITIONS = ("classic", "z-man-2019")
 
 profiles.load()  # hypothesis profile `ci` (fast, derandomized) unless $HYPOTHESIS_PROFILE names another
+
+
+def _import_every_module() -> None:
+    """Import every module of both packages before any test runs. Hypothesis draws a few choices
+    from constants it finds in the local modules imported so far: without this, the games a
+    derandomized property run or fuzzing campaign explores would depend on which tests ran first."""
+    for package in (llcheck, loveletter_ref):
+        for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            if not module.name.endswith(".__main__"):
+                importlib.import_module(module.name)
+
+
+_import_every_module()
 
 
 def pytest_configure(config: pytest.Config) -> None:
