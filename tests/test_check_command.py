@@ -247,6 +247,20 @@ def test_properties_and_fuzzing_are_reported_like_cases(capsys, monkeypatch, tmp
     schema_validator().validate(json.loads(report.read_text()))
 
 
+def test_jobs_share_fuzzing_among_processes_and_find_the_same(capsys, tmp_path):
+    mutant = "python:llcheck.mutants.engines:baron_tie_eliminates"
+    fuzz = ["--fuzz", "20", "--edition", "classic", "--run", "fuzz/*", "--fuzz-dir", str(tmp_path / "found")]
+    found: dict[str, list] = {}
+    for jobs in ("1", "2"):
+        report = tmp_path / f"r{jobs}.json"
+        check(capsys, "--impl", mutant, *fuzz, "--jobs", jobs, "--json", str(report), "-q")
+        found[jobs] = [(r["id"], r["status"], r["clauses"], r["message"], r["replay_case"])
+                       for r in json.loads(report.read_text())["results"]]
+    assert [r[0] for r in found["1"]] == ["fuzz/classic/2p", "fuzz/classic/3p", "fuzz/classic/4p"]
+    assert "failed" in [r[1] for r in found["1"]]
+    assert found["2"] == found["1"]
+
+
 def test_properties_not_available_is_bad_usage(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "llcheck.fuzz", None)
     code, out, err = check(capsys, "--impl", "reference", "--fuzz", "3")

@@ -1,5 +1,6 @@
 """Nothing is lost when a run is stopped: a real `llcheck check` process is interrupted while its
-engine hangs in the third case, and every verdict reached before is on disk."""
+engine hangs in the third case, and every verdict reached before is on disk. A run with worker
+processes (`--jobs`) stops at once, and takes its workers and their engines along."""
 
 from __future__ import annotations
 
@@ -121,3 +122,32 @@ def test_a_signal_the_user_ignores_stays_ignored():
             assert signals.received is None
     finally:
         signal.signal(signal.SIGHUP, before)
+
+
+PARALLEL = {
+    # arguments; the processes carrying the token once running (llcheck carries it, and so do the
+    # workers it forks and the engines they start); what llcheck says when stopped
+    "fuzzing": (["check", "--fuzz", "100000", "--edition", "classic", "--run", "fuzz/*", "--jobs", "2", "-q"],
+                5, "llcheck check: stopped by {}; the results reached so far are kept\n"),
+    "probes": (["probe", "--jobs", "2", "--edition", "z-man-2019"], 3, "llcheck probe: interrupted\n"),
+}
+
+
+@pytest.mark.parametrize(("command", "signum"), [("fuzzing", signal.SIGINT), ("fuzzing", signal.SIGTERM),
+                                                 ("probes", signal.SIGINT)],
+                         ids=["fuzzing-Ctrl-C", "fuzzing-SIGTERM", "probes-Ctrl-C"])
+def test_a_stopped_parallel_run_ends_at_once_with_its_workers_and_their_engines(token, command, signum):
+    args, processes, said = PARALLEL[command]
+    process = subprocess.Popen([sys.executable, "-m", "llcheck", *args],
+                               env={**os.environ, "ZOO_TOKEN": token}, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while len(carrying(token)) < processes:
+        assert time.monotonic() < deadline and process.poll() is None, process.communicate()
+        time.sleep(0.05)
+    time.sleep(0.5)
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert err == said.format(signum.name)
+    assert "Traceback" not in out

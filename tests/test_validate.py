@@ -37,6 +37,17 @@ def test_bundled_editions_validate(capsys):
     assert "edition z-man-2019, 10 cards (21)" in out[1]
 
 
+def test_a_bundled_id_wins_over_a_folder_of_that_name_in_the_working_directory(tmp_path, capsys, monkeypatch):
+    (tmp_path / "classic").mkdir()  # an engine's own folder, say
+    (tmp_path / "z-man-2019").write_text("not a spec", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = validate(capsys, "classic", "z-man-2019")
+    assert code == 0 and err == [], err
+    assert "edition classic" in out[0] and "edition z-man-2019" in out[1]
+    code, _, err = validate(capsys, "./z-man-2019")  # a path, written as one
+    assert code == 2 and err and "z-man-2019" in err[0]
+
+
 def test_malformed_yaml(tmp_path, capsys):
     path = bad_spec(tmp_path, "kind: edition\ncards: [Guard, \n  - x\n")
     code, out, err = validate(capsys, path)

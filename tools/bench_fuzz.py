@@ -6,6 +6,8 @@
   subprocess); reported as rounds, actions and games per second, per edition and player count;
 - the lockstep alone: the same games decoded from random tapes without hypothesis, to show what
   hypothesis costs;
+- a campaign: every player count of classic and z-man-2019 (what `llcheck check --impl reference
+  --fuzz N` runs), in one process and with its player counts shared among --jobs processes;
 - perft: nodes per second of the reference tree (Game.clone) and of an engine tree branched by
   replaying paths (the in-process reference adapter), on one seeded deal; and of the reference
   tree counting every deal of each published table (conformance/perft/).
@@ -13,21 +15,26 @@
 The best of --repeat runs is kept; the load average and a calibration loop show how fast this
 machine ran Python at the time.
 
-`--instructions` counts the CPU instructions per round of the lockstep alone instead, under
-valgrind's callgrind (two runs, playing none and all of --games tapes, so start-up cancels out):
-a figure that does not depend on the machine's load.
+`--instructions` counts CPU instructions per round instead, under valgrind's callgrind, of the
+lockstep alone (two runs, playing none and all of --games tapes) and of `run_fuzz` with
+hypothesis (two runs that fuzz 20 games first, then none or --games), so that start-up cancels
+out: figures that do not depend on the machine's load.
 
     python tools/bench_fuzz.py [--games N] [--repeat R] [--protocol-games N] [--edition E ...]
-                                [--players N ...] [--instructions] [--json]
+                                [--players N ...] [--jobs J] [--instructions] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import os
 import random
+import re
 import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -36,16 +43,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from machine import describe, instructions  # noqa: E402
 
 from llcheck.engines import ReferenceEngine  # noqa: E402
-from llcheck.engines.loader import serve_command  # noqa: E402
+from llcheck.engines.loader import REFERENCE, engine_factory, serve_command  # noqa: E402
 from llcheck.engines.subprocess import SubprocessEngine  # noqa: E402
 from llcheck.fuzz import run_fuzz  # noqa: E402
 from llcheck.fuzz.lockstep import Lockstep  # noqa: E402
 from llcheck.fuzz.play import Tally, Tape, play_game  # noqa: E402
 from llcheck.fuzz.search import TAPE_BYTES  # noqa: E402
+from llcheck.harness import campaigns  # noqa: E402
+from llcheck.harness.results import Result  # noqa: E402
 from llcheck.perft import EngineTree, ReferenceTree, load_table, perft, seeded_deal, table_path  # noqa: E402
 from loveletter_ref import load_spec  # noqa: E402
 
 PLACES = (("classic", 2), ("classic", 4), ("z-man-2019", 2), ("z-man-2019", 4), ("z-man-2019", 6))
+
+CAMPAIGN = ("classic", "z-man-2019")
+"""The editions of the campaign measurement (every player count of each)."""
+
+ROUNDS = re.compile(r"\((\d+) rounds")
+"""The rounds a passing fuzz result's message reports."""
 
 
 def best(runs: list[dict[str, float]]) -> dict[str, float]:
@@ -67,6 +82,24 @@ def fuzz_rate(edition: str, players: int, games: int, protocol: bool) -> dict[st
     seconds = time.perf_counter() - start
     assert result.ok, result.message
     return _rates(result.tally, seconds)
+
+
+def campaign_rate(games: int, jobs: int) -> dict[str, float]:
+    """A fuzzing campaign of every player count of CAMPAIGN against the in-process reference, as
+    `llcheck check --impl reference --fuzz games --jobs jobs` runs it (seed 1)."""
+    results: list[Result] = []
+    specs = [load_spec(e) for e in CAMPAIGN]
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        campaigns.run_fuzz(engine_factory(REFERENCE), specs, games, 1, Path(out), results.append, jobs)
+        seconds = time.perf_counter() - start
+    rounds = 0
+    for result in results:
+        found = ROUNDS.search(result.message)
+        assert result.status == "passed" and found, result.message
+        rounds += int(found.group(1))
+    return {"jobs": jobs, "seats": len(results), "rounds": rounds, "seconds": round(seconds, 2),
+            "rounds_per_second": round(rounds / seconds)}
 
 
 def lockstep_rate(edition: str, players: int, games: int) -> dict[str, float]:
@@ -93,6 +126,19 @@ def lockstep_instructions(edition: str, players: int, games: int) -> int:
         counted, printed = instructions(__file__, "--lockstep", edition, str(players), str(games), str(count))
         return counted, int(printed.split()[-1])
     (idle, _), (total, rounds) = run(0), run(games)  # idle first: it compiles stale bytecode
+    return (total - idle) // rounds
+
+
+def fuzz_instructions(edition: str, players: int, games: int) -> int:
+    """CPU instructions per round of `run_fuzz` (hypothesis included) on `games` games (seed 1),
+    counted by callgrind: two runs that first fuzz 20 games (seed 2) and then none or the
+    `games`, so that start-up, imports and hypothesis's one-off work (it reads the constants of the
+    local modules once, and caches them on disk: a first run primes that cache) cancel out."""
+    def run(count: int) -> tuple[int, int]:
+        counted, printed = instructions(__file__, "--fuzz-run", edition, str(players), str(count))
+        return counted, int(printed.split()[-1])
+    run(0)
+    (idle, _), (total, rounds) = run(0), run(games)
     return (total - idle) // rounds
 
 
@@ -137,6 +183,13 @@ def main() -> int:
         edition, players, games, count = sys.argv[2], *map(int, sys.argv[3:6])
         print(play_tapes(edition, players, games, count))
         return 0
+    if sys.argv[1:2] == ["--fuzz-run"]:
+        edition, players, games = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+        spec = load_spec(edition)
+        engine = functools.partial(ReferenceEngine, {edition: spec})
+        run_fuzz(engine, spec, players, 20, 2, None)
+        print(run_fuzz(engine, spec, players, games, 1, None).rounds if games else 0)
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=400, help="games per in-process measurement")
     parser.add_argument("--protocol-games", type=int, default=60, help="games per protocol measurement")
@@ -145,6 +198,8 @@ def main() -> int:
                         help="count the lockstep's instructions per round under valgrind instead of timing")
     parser.add_argument("--edition", action="append", help="fuzz only these edition(s)")
     parser.add_argument("--players", type=int, action="append", help="fuzz only these player count(s)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="processes of the parallel campaign (default: the number of cores)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()
     if args.instructions:
@@ -158,6 +213,8 @@ def main() -> int:
                                        for _ in range(args.repeat)]),
                      "protocol": best([fuzz_rate(edition, players, args.protocol_games, True)
                                        for _ in range(args.repeat)])})
+    campaign = [best([campaign_rate(args.games, jobs) for _ in range(args.repeat)])
+                for jobs in dict.fromkeys((1, args.jobs))]
     perfts = [{"edition": e, "players": p, "depth": d, "tree": kind,
                **max((perft_rate(e, p, d, kind == "engine") for _ in range(args.repeat)),
                      key=lambda r: r["nodes_per_second"])}
@@ -166,7 +223,8 @@ def main() -> int:
                                    key=lambda r: r["nodes_per_second"])}
               for e in ("classic", "z-man-2019", "premium")]
     info = {**describe(args.repeat), "games": args.games, "protocol_games": args.protocol_games,
-            "repeat": args.repeat, "fuzz": rows, "perft": perfts, "perft_tables": tables}
+            "repeat": args.repeat, "fuzz": rows, "campaign": campaign, "perft": perfts,
+            "perft_tables": tables}
     if args.json:
         print(json.dumps(info, indent=2))
         return 0
@@ -178,6 +236,10 @@ def main() -> int:
         print(f"{row['edition']:11} {row['players']:>2} {row['fuzz']['rounds_per_second']:>9} "
               f"{row['fuzz']['actions_per_second']:>9} {row['lockstep']['rounds_per_second']:>12} "
               f"{row['protocol']['rounds_per_second']:>12} {row['fuzz']['rounds_per_game']:>11}")
+    print(f"\ncampaign: {' and '.join(CAMPAIGN)}, every player count, {args.games} games each, in process")
+    for row in campaign:
+        print(f"  {row['jobs']} process(es): {row['rounds']} rounds in {row['seconds']} s, "
+              f"{row['rounds_per_second']} rounds/s")
     print(f"\n{'perft':11} {'n':>2} {'depth':>5} {'tree':>6} {'nodes':>8} {'nodes/s':>8}")
     for row in perfts:
         print(f"{row['edition']:11} {row['players']:>2} {row['depth']:>5} {row['tree']:>6} "
@@ -198,14 +260,18 @@ def count_instructions(args: argparse.Namespace) -> int:
     """The --instructions report: the lockstep's instructions per round at every place."""
     if shutil.which("valgrind") is None:
         raise SystemExit("bench_fuzz: --instructions needs valgrind on the PATH")
-    rows = [{"edition": e, "players": p, "instructions_per_round": lockstep_instructions(e, p, args.games)}
+    rows = [{"edition": e, "players": p, "instructions_per_round": lockstep_instructions(e, p, args.games),
+             "fuzz_instructions_per_round": fuzz_instructions(e, p, args.games)}
             for e, p in places(args)]
     if args.json:
         print(json.dumps({**describe(1), "games": args.games, "lockstep": rows}, indent=2))
         return 0
-    print(f"lockstep alone, {args.games} tapes (seed 1), instructions per round counted by callgrind")
+    print(f"instructions per round counted by callgrind: the lockstep alone on {args.games} random tapes "
+          f"(seed 1), and run_fuzz (hypothesis included) on {args.games} games (seed 1)")
+    print(f"{'edition':11} {'n':>2} {'lockstep':>12} {'run_fuzz':>12}")
     for row in rows:
-        print(f"{row['edition']:11} {row['players']:>2} {row['instructions_per_round']:>12}")
+        print(f"{row['edition']:11} {row['players']:>2} {row['instructions_per_round']:>12} "
+              f"{row['fuzz_instructions_per_round']:>12}")
     return 0
 
 

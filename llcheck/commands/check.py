@@ -53,7 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     engine.add_argument("--timeout", type=float, default=10.0, metavar="S",
                         help="seconds a protocol engine may take to answer one request (default 10)")
     engine.add_argument("--jobs", type=int, default=1, metavar="N",
-                        help="engines run in parallel, one case at a time each (default 1)")
+                        help="engines run in parallel, one case at a time each; --properties and --fuzz "
+                             "share the editions and player counts among N processes (default 1)")
     engine.add_argument("--validate-protocol", action="store_true",
                         help="check every message the engine sends against the protocol schema")
     engine.add_argument("--case-timeout", type=float, default=60.0, metavar="S",
@@ -313,9 +314,10 @@ class _Session:
         specs = [load_spec(e) for e in editions]
         try:
             if args.properties:
-                campaigns.run_properties(make_engine, specs, args.profile, args.seed, self.record)
+                campaigns.run_properties(make_engine, specs, args.profile, args.seed, self.record, args.jobs)
             if args.fuzz:
-                campaigns.run_fuzz(make_engine, specs, args.fuzz, args.seed, Path(args.fuzz_dir), self.record)
+                campaigns.run_fuzz(make_engine, specs, args.fuzz, args.seed, Path(args.fuzz_dir), self.record,
+                                   args.jobs)
         except KeyboardInterrupt:
             return True
         except UsageError as exc:

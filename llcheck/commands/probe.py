@@ -12,7 +12,6 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from loveletter_ref.spec import Edition, known_specs
@@ -25,6 +24,7 @@ from ..probes.conditions import clause_applies
 from ..probes.layout import ProbeError
 from ..probes.unroll import encodable
 from ..specs import check_players, edition_arg, parse_choices
+from ..workers import in_workers
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -102,18 +102,11 @@ def _results(args: argparse.Namespace, jobs: list[tuple[Edition, int]],
              names: list[str]) -> Iterator[dict[str, Any]]:
     choices = parse_choices(args.version_of)
     calls = [(str(e.path or e.id), choices, n, names, args.timeout) for e, n in jobs]
-    if args.jobs <= 1 or len(calls) == 1:
-        for call in calls:
-            yield probe(*call)
-        return
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(probe, *call) for call in calls]
-        try:
-            for future in futures:
-                yield future.result()
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    yield from in_workers(_probe, calls, args.jobs)
+
+
+def _probe(call: tuple[str, Any, int, list[str], float]) -> dict[str, Any]:
+    return probe(*call)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,13 +15,13 @@ import copy
 import hashlib
 import json
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from loveletter_ref.spec import known_specs, load_spec
 
+from ..workers import in_workers
 from .markdown import render
 from .report import audit_json, comparison_json, retell
 from .search import Budget
@@ -128,15 +128,9 @@ class Catalogue:
         stale = [e for e in todo if old.get(e.id, {}).get("fingerprint") != marks[e.id]]
         done: dict[str, Any] = {}
         work = [(entry, self.budget, self.z3_timeout) for entry in stale]
-        if jobs > 1 and len(work) > 1:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                for n, (entry, result) in enumerate(zip(stale, pool.map(_settle, work), strict=True), 1):
-                    self._progress(n, len(stale), entry)
-                    done[entry.id] = result
-        else:
-            for n, item in enumerate(work, 1):
-                self._progress(n, len(stale), item[0])
-                done[item[0].id] = _settle(item)
+        for n, (entry, result) in enumerate(zip(stale, in_workers(_settle, work, jobs), strict=True), 1):
+            self._progress(n, len(stale), entry)
+            done[entry.id] = result
         new = {e.id: {"fingerprint": marks[e.id], "result": done[e.id]} if e.id in done else old[e.id]
                for e in todo}
         _retell(new)

@@ -58,6 +58,7 @@ class EngineProcess:
 
     def __init__(self, argv: list[str], launch: Launch):
         self.mark = uuid.uuid4().hex
+        self.owner = os.getpid()
         env = {**os.environ, **launch.env, MARK: self.mark}
         start = _child_setup(launch.memory_mib, os.getpid())
         self.popen = _launcher().submit(
@@ -179,7 +180,10 @@ def _launcher() -> ThreadPoolExecutor:
 
 
 @atexit.register
-def _kill_leftovers() -> None:
-    """Kill every engine program (and what it started) still running when the harness exits."""
+def kill_leftovers() -> None:
+    """Kill every engine program (and what it started) that this process started and that still
+    runs: when the harness exits, or a worker process is ended (a forked worker also holds the
+    programs of the process it was forked from, which are not its own to kill)."""
     for process in list(_LIVE):
-        process.kill()
+        if process.owner == os.getpid():
+            process.kill()

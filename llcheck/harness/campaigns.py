@@ -4,10 +4,16 @@ reported like cases (`property/<name>/<edition>/<n>p`, `fuzz/<edition>/<n>p`).
 The properties (`llcheck.properties.run_properties`) and the fuzzer (`llcheck.fuzz.run_fuzz`)
 live in their own packages; when one is missing, asking for it is a usage error. A campaign that
 raises is an errored result, except for a UsageError (a bad profile, say), which is passed on.
+
+With `jobs` above one, the editions and player counts are shared among that many worker
+processes, each with engines of its own (`make_engine` is sent to them, so it must pickle, as
+the command line's does). Each one is checked exactly as it would be alone, and the results
+come in the same order, so a run finds what it finds whatever the number of jobs.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import time
 from collections.abc import Callable, Iterator
@@ -17,10 +23,15 @@ from typing import Any
 from loveletter_ref.spec import Edition
 
 from ..engines.base import Engine
+from ..engines.process import kill_leftovers
 from ..errors import UsageError
+from ..workers import in_workers
 from .results import ERRORED, FAILED, PASSED, SKIPPED, Result
 
 MakeEngine = Callable[[], Engine]
+
+Seat = tuple[str, int]
+"""An edition id and a player count: what one campaign checks."""
 
 
 def _function(module: str, name: str, option: str) -> Callable[..., Any]:
@@ -40,10 +51,15 @@ def require(properties: bool, fuzz: bool) -> None:
         _function("llcheck.fuzz", "run_fuzz", "--fuzz")
 
 
-def _seats(editions: list[Edition]) -> Iterator[tuple[Edition, int]]:
-    for edition in editions:
-        for players in range(edition.min_players, edition.max_players + 1):
-            yield edition, players
+def _seats(editions: list[Edition]) -> list[Seat]:
+    return [(edition.id, players) for edition in editions
+            for players in range(edition.min_players, edition.max_players + 1)]
+
+
+def _seatwise(work: Callable[[Seat], list[Result]], seats: list[Seat], jobs: int) -> Iterator[list[Result]]:
+    """`work(seat)` for every seat, in seat order; in `jobs` processes, the most players (the
+    longest) first, each killing the engine programs it started when it is ended."""
+    return in_workers(work, seats, jobs, first=lambda seat: -seat[1], cleanup=kill_leftovers)
 
 
 STATUS = {"passed": PASSED, "pass": PASSED, "failed": FAILED, "fail": FAILED, "skipped": SKIPPED}
@@ -55,20 +71,21 @@ def _status(value: Any) -> str:
 
 
 def run_properties(make_engine: MakeEngine, editions: list[Edition], profile: str, seed: int | None,
-                   on_result: Callable[[Result], None]) -> list[Result]:
-    """Every property for every edition and player count, as results."""
+                   on_result: Callable[[Result], None], jobs: int = 1) -> list[Result]:
+    """Every property for every edition and player count, as results (in `jobs` processes)."""
     check = _function("llcheck.properties", "run_properties", "--properties")
+    work = functools.partial(_property_results, check, make_engine, profile, seed)
     out: list[Result] = []
-    for edition, players in _seats(editions):
-        batch = _property_results(check, make_engine, edition.id, players, profile, seed)
+    for batch in _seatwise(work, _seats(editions), jobs):
         for result in batch:
             on_result(result)
         out += batch
     return out
 
 
-def _property_results(check: Callable[..., Any], make_engine: MakeEngine, edition: str, players: int,
-                      profile: str, seed: int | None) -> list[Result]:
+def _property_results(check: Callable[..., Any], make_engine: MakeEngine, profile: str, seed: int | None,
+                      seat: Seat) -> list[Result]:
+    edition, players = seat
     began = time.perf_counter()
     try:
         found = check(make_engine, edition, [players], profile, seed)
@@ -87,29 +104,38 @@ def _property_results(check: Callable[..., Any], make_engine: MakeEngine, editio
 
 
 def run_fuzz(make_engine: MakeEngine, editions: list[Edition], n: int, seed: int, out_dir: Path,
-             on_result: Callable[[Result], None]) -> list[Result]:
-    """A differential fuzzing campaign of `n` games per edition and player count, as results."""
+             on_result: Callable[[Result], None], jobs: int = 1) -> list[Result]:
+    """A differential fuzzing campaign of `n` games per edition and player count, as results (in
+    `jobs` processes)."""
     fuzz = _function("llcheck.fuzz", "run_fuzz", "--fuzz")
+    work = functools.partial(_fuzz_results, fuzz, make_engine, n, seed, out_dir)
     out: list[Result] = []
-    for edition, players in _seats(editions):
-        began = time.perf_counter()
-        case_id = f"fuzz/{edition.id}/{players}p"
-        try:
-            found = fuzz(make_engine, edition.id, players, n, seed, out_dir)
-            saved = getattr(found, "saved", None)
-            message = " ".join(str(found.message).split())
-            if saved and str(saved) not in message:
-                message += f" (saved to {saved})"
-            result = Result(case_id, _status(found.status), kind="fuzz", group="fuzz", edition=edition.id,
-                            players=players, clauses=tuple(getattr(found, "clauses", ())),
-                            description=f"differential fuzzing, {n} games, seed {seed}",
-                            message=message, replay_case=found.replay)
-        except UsageError:
-            raise
-        except Exception as exc:  # a campaign that breaks is reported, the run goes on
-            result = Result(case_id, ERRORED, kind="fuzz", group="fuzz", edition=edition.id, players=players,
-                            message=f"the fuzzer raised {type(exc).__name__}: {exc}")
-        result.seconds = time.perf_counter() - began
-        out.append(result)
-        on_result(result)
+    for batch in _seatwise(work, _seats(editions), jobs):
+        for result in batch:
+            on_result(result)
+        out += batch
     return out
+
+
+def _fuzz_results(fuzz: Callable[..., Any], make_engine: MakeEngine, n: int, seed: int, out_dir: Path,
+                  seat: Seat) -> list[Result]:
+    edition, players = seat
+    began = time.perf_counter()
+    case_id = f"fuzz/{edition}/{players}p"
+    try:
+        found = fuzz(make_engine, edition, players, n, seed, out_dir)
+        saved = getattr(found, "saved", None)
+        message = " ".join(str(found.message).split())
+        if saved and str(saved) not in message:
+            message += f" (saved to {saved})"
+        result = Result(case_id, _status(found.status), kind="fuzz", group="fuzz", edition=edition,
+                        players=players, clauses=tuple(getattr(found, "clauses", ())),
+                        description=f"differential fuzzing, {n} games, seed {seed}",
+                        message=message, replay_case=found.replay)
+    except UsageError:
+        raise
+    except Exception as exc:  # a campaign that breaks is reported, the run goes on
+        result = Result(case_id, ERRORED, kind="fuzz", group="fuzz", edition=edition, players=players,
+                        message=f"the fuzzer raised {type(exc).__name__}: {exc}")
+    result.seconds = time.perf_counter() - began
+    return [result]

@@ -37,13 +37,17 @@ def known_specs() -> dict[str, Path]:
 
 
 def find_spec(name: str | Path) -> Path:
-    """A spec file from a bundled id (``classic``) or a path; SpecError when neither exists."""
+    """A spec file from a bundled id (``classic``) or a path; SpecError when neither exists.
+
+    A bundled id wins over a file or folder of the same name in the current directory (write
+    ``./classic`` for the file): a word is a path only when it names no bundled spec."""
     path = Path(name)
-    if path.suffix in (".yaml", ".yml") or path.exists():
-        return path
+    explicit = isinstance(name, Path) or path.suffix in (".yaml", ".yml") or "/" in name or path.name != name
     known = known_specs()
-    if str(name) in known:
-        return known[str(name)]
+    if not explicit and name in known:
+        return known[name]
+    if explicit or path.exists():
+        return path
     choices = ", ".join(known) or "none"
     raise SpecError([Problem(str(name), 1, 1, f"no such spec file or bundled spec (bundled: {choices})")])
 

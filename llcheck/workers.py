@@ -1,0 +1,64 @@
+"""Work shared among worker processes (`--jobs`), which end at once when the run is stopped.
+
+A stop signal (Ctrl-C, SIGTERM, SIGHUP) is for the main process alone: the workers ignore Ctrl-C
+and hang-ups, and the main process, stopped, ends them with SIGTERM before it goes on. A worker
+that started engine programs kills them first (`cleanup`); any other dies at once, even deep in
+a solver's C code.
+"""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from multiprocessing.pool import Pool
+from types import FrameType
+from typing import Any, TypeVar
+
+Item = TypeVar("Item")
+Answer = TypeVar("Answer")
+
+
+def in_workers(work: Callable[[Item], Answer], items: Sequence[Item], jobs: int, *,
+               first: Callable[[Item], Any] | None = None,
+               cleanup: Callable[[], None] | None = None) -> Iterator[Answer]:
+    """`work(item)` for every item, given in the items' order: in up to `jobs` worker processes
+    (started in the order `first` sorts the items by, when given), or here when there is one job
+    or one item. `work` and the items are sent to the workers, so they must pickle."""
+    if jobs <= 1 or len(items) <= 1:
+        yield from map(work, items)
+        return
+    order = sorted(range(len(items)), key=lambda i: first(items[i])) if first else range(len(items))
+    with _pool(min(jobs, len(items)), cleanup) as pool:  # leaving it ends the workers, also on Ctrl-C
+        pending = {i: pool.apply_async(work, (items[i],)) for i in order}
+        for i in range(len(items)):
+            while not pending[i].ready():  # a bounded wait, so that a stop signal is handled at once
+                pending[i].wait(0.1)
+            yield pending[i].get()
+
+
+def _pool(processes: int, cleanup: Callable[[], None] | None) -> Pool:
+    """Worker processes: forked where that is safe (they start at once, with this process's
+    modules), spawned elsewhere."""
+    methods = multiprocessing.get_all_start_methods()
+    method = "fork" if "fork" in methods and sys.platform != "darwin" else "spawn"
+    return multiprocessing.get_context(method).Pool(processes, initializer=_worker_signals,
+                                                    initargs=(cleanup,))
+
+
+def _worker_signals(cleanup: Callable[[], None] | None) -> None:
+    """Leave Ctrl-C and hang-ups to the main process; on SIGTERM run `cleanup` and exit. (Not by
+    an exception: hypothesis would take it for a failure of the engine, and one raised in a
+    garbage-collector callback is lost.)"""
+    for name in ("SIGINT", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL if cleanup is None else functools.partial(_ended, cleanup))
+
+
+def _ended(cleanup: Callable[[], None], number: int, frame: FrameType | None) -> None:
+    cleanup()
+    os._exit(128 + number)
