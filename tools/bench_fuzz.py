@@ -120,13 +120,24 @@ def _lockstep(edition: str, players: int, games: int) -> tuple[Lockstep, list[by
     return Lockstep(ReferenceEngine({edition: spec}), spec, players), tapes
 
 
+def _counted(*args: str) -> tuple[int, int]:
+    """The instructions of running this script with `args` under callgrind, and the rounds it printed."""
+    counted, printed = instructions(__file__, *args)
+    return counted, int(printed.split()[-1])
+
+
+def _per_round(counted: int, rounds: int) -> int:
+    if rounds == 0:
+        raise SystemExit("bench_fuzz: the games measured played no whole round; give more --games")
+    return counted // rounds
+
+
 def lockstep_instructions(edition: str, players: int, games: int) -> int:
     """CPU instructions per round of the lockstep alone on `games` tapes, counted by callgrind."""
-    def run(count: int) -> tuple[int, int]:
-        counted, printed = instructions(__file__, "--lockstep", edition, str(players), str(games), str(count))
-        return counted, int(printed.split()[-1])
-    (idle, _), (total, rounds) = run(0), run(games)  # idle first: it compiles stale bytecode
-    return (total - idle) // rounds
+    place = ("--lockstep", edition, str(players), str(games))
+    idle, _ = _counted(*place, "0")  # first: it compiles any stale bytecode
+    total, rounds = _counted(*place, str(games))
+    return _per_round(total - idle, rounds)
 
 
 def fuzz_instructions(edition: str, players: int, games: int) -> int:
@@ -134,12 +145,10 @@ def fuzz_instructions(edition: str, players: int, games: int) -> int:
     counted by callgrind: two runs that first fuzz 20 games (seed 2) and then none or the
     `games`, so that start-up, imports and hypothesis's one-off work (it reads the constants of the
     local modules once, and caches them on disk: a first run primes that cache) cancel out."""
-    def run(count: int) -> tuple[int, int]:
-        counted, printed = instructions(__file__, "--fuzz-run", edition, str(players), str(count))
-        return counted, int(printed.split()[-1])
-    run(0)
-    (idle, _), (total, rounds) = run(0), run(games)
-    return (total - idle) // rounds
+    place = ("--fuzz-run", edition, str(players))
+    _counted(*place, "0")
+    (idle, _), (total, rounds) = _counted(*place, "0"), _counted(*place, str(games))
+    return _per_round(total - idle, rounds)
 
 
 def _rates(tally: Tally, seconds: float) -> dict[str, float]:

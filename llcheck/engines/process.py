@@ -58,7 +58,6 @@ class EngineProcess:
 
     def __init__(self, argv: list[str], launch: Launch):
         self.mark = uuid.uuid4().hex
-        self.owner = os.getpid()
         env = {**os.environ, **launch.env, MARK: self.mark}
         start = _child_setup(launch.memory_mib, os.getpid())
         self.popen = _launcher().submit(
@@ -160,7 +159,11 @@ def _prctl() -> Callable[..., int] | None:
 
 
 _LIVE: set[EngineProcess] = set()
-"""Engine programs started and not yet released, killed when the harness exits."""
+"""Engine programs this process started and has not yet released, killed when it exits (a forked
+worker starts with none: those of the process it was forked from are not its own to kill)."""
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_LIVE.clear)
 
 _launchers: dict[int, ThreadPoolExecutor] = {}
 _launchers_lock = threading.Lock()
@@ -181,9 +184,7 @@ def _launcher() -> ThreadPoolExecutor:
 
 @atexit.register
 def kill_leftovers() -> None:
-    """Kill every engine program (and what it started) that this process started and that still
-    runs: when the harness exits, or a worker process is ended (a forked worker also holds the
-    programs of the process it was forked from, which are not its own to kill)."""
+    """Kill every engine program (and what it started) this process started that still runs:
+    when the harness exits, or a worker process is ended."""
     for process in list(_LIVE):
-        if process.owner == os.getpid():
-            process.kill()
+        process.kill()

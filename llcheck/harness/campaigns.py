@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import importlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -56,10 +56,18 @@ def _seats(editions: list[Edition]) -> list[Seat]:
             for players in range(edition.min_players, edition.max_players + 1)]
 
 
-def _seatwise(work: Callable[[Seat], list[Result]], seats: list[Seat], jobs: int) -> Iterator[list[Result]]:
-    """`work(seat)` for every seat, in seat order; in `jobs` processes, the most players (the
-    longest) first, each killing the engine programs it started when it is ended."""
-    return in_workers(work, seats, jobs, first=lambda seat: -seat[1], cleanup=kill_leftovers)
+def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], jobs: int,
+              on_result: Callable[[Result], None]) -> list[Result]:
+    """`work(seat)` for every edition and player count, its results passed to `on_result` in seat
+    order; in `jobs` processes, the most players (the longest) first, each killing the engine
+    programs it started when it is ended."""
+    out: list[Result] = []
+    seats = _seats(editions)
+    for batch in in_workers(work, seats, jobs, first=lambda seat: -seat[1], cleanup=kill_leftovers):
+        for result in batch:
+            on_result(result)
+        out += batch
+    return out
 
 
 STATUS = {"passed": PASSED, "pass": PASSED, "failed": FAILED, "fail": FAILED, "skipped": SKIPPED}
@@ -74,13 +82,8 @@ def run_properties(make_engine: MakeEngine, editions: list[Edition], profile: st
                    on_result: Callable[[Result], None], jobs: int = 1) -> list[Result]:
     """Every property for every edition and player count, as results (in `jobs` processes)."""
     check = _function("llcheck.properties", "run_properties", "--properties")
-    work = functools.partial(_property_results, check, make_engine, profile, seed)
-    out: list[Result] = []
-    for batch in _seatwise(work, _seats(editions), jobs):
-        for result in batch:
-            on_result(result)
-        out += batch
-    return out
+    return _campaign(functools.partial(_property_results, check, make_engine, profile, seed), editions, jobs,
+                     on_result)
 
 
 def _property_results(check: Callable[..., Any], make_engine: MakeEngine, profile: str, seed: int | None,
@@ -108,13 +111,8 @@ def run_fuzz(make_engine: MakeEngine, editions: list[Edition], n: int, seed: int
     """A differential fuzzing campaign of `n` games per edition and player count, as results (in
     `jobs` processes)."""
     fuzz = _function("llcheck.fuzz", "run_fuzz", "--fuzz")
-    work = functools.partial(_fuzz_results, fuzz, make_engine, n, seed, out_dir)
-    out: list[Result] = []
-    for batch in _seatwise(work, _seats(editions), jobs):
-        for result in batch:
-            on_result(result)
-        out += batch
-    return out
+    return _campaign(functools.partial(_fuzz_results, fuzz, make_engine, n, seed, out_dir), editions, jobs,
+                     on_result)
 
 
 def _fuzz_results(fuzz: Callable[..., Any], make_engine: MakeEngine, n: int, seed: int, out_dir: Path,

@@ -42,7 +42,7 @@ def find_spec(name: str | Path) -> Path:
     A bundled id wins over a file or folder of the same name in the current directory (write
     ``./classic`` for the file): a word is a path only when it names no bundled spec."""
     path = Path(name)
-    explicit = isinstance(name, Path) or path.suffix in (".yaml", ".yml") or "/" in name or path.name != name
+    explicit = isinstance(name, Path) or path.suffix in (".yaml", ".yml") or path.name != name  # a/b, ./b
     known = known_specs()
     if not explicit and name in known:
         return known[name]
