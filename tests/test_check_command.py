@@ -220,7 +220,7 @@ def test_properties_and_fuzzing_are_reported_like_cases(capsys, monkeypatch, tmp
     calls = []
 
     def run_properties(make_engine, edition, players, profile, seed):
-        calls.append((edition, tuple(players), profile, seed))
+        calls.append((edition.id, tuple(players), profile, seed))  # the compiled spec
         assert make_engine().hello.name == "loveletter-reference"
         bad = _Found("views-hide", "failed", "seat 1 saw a card", {"id": "x"}) if players == [3] else None
         return [_Found("replay", "passed", "", None)] + ([bad] if bad else [])

@@ -156,3 +156,38 @@ def test_premium_rules_agree_with_exhaustive_search(deck):
     spec = load_spec(DATA / f"{deck}.yaml")
     conditions = [*CATALOGUE, *(clause_applies(key) for key in PREMIUM_KEYS[deck])]
     assert probed(spec, conditions) == explored(spec, conditions)
+
+
+MINISTER_CHANGES = (
+    ("  - name: Handmaid\n    value: 4\n", "  - name: Minister\n    value: 7\n"),
+    ("    id: handmaid\n", "    id: minister\n"),
+    ("\"Handmaid, value 4.\"", "\"Minister, value 7.\""),
+    ("      - id: handmaid.protect\n        protect: {until: own_next_turn, blocks: [chosen_by_others]}\n",
+     "      - id: minister.limit\n        out_if_hand_total: 12\n"),
+    ("\"Others cannot choose you until your next turn.\"", "\"Out with a hand worth 12 or more.\""),
+)
+"""The tiny classic deck with a Minister (out with a hand worth 12 or more) for the Handmaid."""
+
+
+def tiny_minister(tmp_path):
+    text = (DATA / "tiny-classic.yaml").read_text()
+    for old, new in MINISTER_CHANGES:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    path = tmp_path / "tiny-minister.yaml"
+    path.write_text(text)
+    return load_spec(path)
+
+
+def test_a_hand_total_limit_agrees_with_exhaustive_search(tmp_path):
+    spec = tiny_minister(tmp_path)
+    conditions = [*CATALOGUE, clause_applies("minister.limit")]
+    found = probed(spec, conditions)
+    assert found == exhaustive(spec, conditions)
+    assert "clause-applies:minister.limit" in found
+
+
+def test_a_silent_hand_total_limit_is_reached_exactly_when_a_game_needs_it(tmp_path):
+    spec = silenced(tiny_minister(tmp_path), "minister.limit")
+    conditions = [query("silent-clause"), clause_applies("minister.limit")]
+    assert probed(spec, conditions) == exhaustive(spec, conditions)

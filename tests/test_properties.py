@@ -175,6 +175,14 @@ def test_bad_arguments_are_usage_errors():
         run_properties(ReferenceEngine, "classic", 2, "slow")
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_thorough_profile_runs_whole_games(players):
+    """Its 200-step games are large even at their smallest: no health check may stop the run."""
+    results = run_properties(ReferenceEngine, "classic", players, "thorough", 0, max_examples=3,
+                             properties=["legality", "tokens"])
+    assert {r.status for r in results} == {"passed"}, [r.message for r in results]
+
+
 def test_properties_are_documented():
     text = (Path(__file__).resolve().parents[1] / "docs" / "properties.md").read_text(encoding="utf-8")
     for prop in PROPERTIES:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
-from loveletter_ref.spec import load_spec
+from loveletter_ref.spec import Edition, known_specs, load_spec
 
 from .. import exitcodes
 from ..baseline import checking as baseline
@@ -62,7 +62,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     engine_options.add_arguments(engine)
     cases = parser.add_argument_group("cases")
     cases.add_argument("--edition", action="append", metavar="E",
-                       help="editions to check (default: every edition of the corpus the engine plays)")
+                       help="editions to check, by id or spec file (default: every edition of the corpus "
+                            "the engine plays); an edition of your own, from its file, gets --properties "
+                            "and --fuzz against the reference engine playing that file")
     cases.add_argument("--status", action="append", choices=STATUSES, metavar="FOLDER",
                        help=f"corpus folders to run (default: {', '.join(DEFAULT_GROUPS)}; "
                             f"choices: {', '.join(STATUSES)})")
@@ -173,7 +175,9 @@ def _write_junit(out: IO[str], report: Report) -> None:
 class _Replay:
     """Builds the one-line command that runs one result again."""
 
-    def __init__(self, args: argparse.Namespace):
+    def __init__(self, args: argparse.Namespace, files: dict[str, str]):
+        self.files = files
+        """The spec file each edition given as a file came from, by id."""
         self.base = "llcheck check"
         if args.impl is not None:
             self.base += f" --impl {shlex.quote(args.impl)}"
@@ -196,8 +200,30 @@ class _Replay:
         elif result.group not in DEFAULT_GROUPS:
             extra = f" --status {result.group}"
         if result.kind != "case":
-            extra += f" --edition {result.edition}"
+            extra += f" --edition {shlex.quote(self.files.get(result.edition, result.edition or ''))}"
         return f"{self.base}{extra} --run {shlex.quote(result.id)}"
+
+
+def _spec_files(values: list[str] | None) -> dict[str, Edition]:
+    """The --edition values that name edition files rather than bundled ids, loaded (SpecError when
+    one is not a valid spec, UsageError when it is a reading)."""
+    known = known_specs()
+    files = {value: load_spec(Path(value)) for value in values or ()
+             if value not in known and (Path(value).suffix in (".yaml", ".yml") or Path(value).exists())}
+    for value, spec in files.items():
+        if spec.kind == "reading":
+            raise UsageError(f"--edition takes an edition; {value} is a reading of {spec.describes}: run "
+                             f"the {spec.describes} corpus against it with --impl 'llcheck serve --spec "
+                             f"{value}' --edition {spec.describes}, or compare it with llcheck disputes")
+    return files
+
+
+def _reference_specs(args: argparse.Namespace, files: dict[str, Edition]) -> tuple[str, ...]:
+    """What the reference engine under test plays when --edition names spec files: every --edition
+    (files by absolute path, as a served engine may run elsewhere); nothing special otherwise."""
+    if not files:
+        return ()
+    return tuple(str(Path(value).resolve()) if value in files else value for value in args.edition)
 
 
 def _editions(args: argparse.Namespace, corpus: list[Case], plays: tuple[str, ...]) -> list[str]:
@@ -238,7 +264,10 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, signals: StopSignals) -> int:
     began = time.perf_counter()
     _check_numbers(args)
-    impl: Impl = args.impl if args.impl is not None else serve_command()
+    files = _spec_files(args.edition)
+    reference = _reference_specs(args, files)
+    args.edition = [files[e].id if e in files else e for e in args.edition or ()] or None
+    impl: Impl = args.impl if args.impl is not None else serve_command(reference)
     corpus = load_corpus(Path(args.corpus) if args.corpus else None)
     known = KnownFailures.load(args.known_failures) if args.known_failures else None
     if known is not None:
@@ -246,7 +275,7 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
     campaigns.require(args.properties, args.fuzz is not None)
     baselines = baseline.BaselineCheck(args.baseline) if args.baseline else None
     make_engine = engine_factory(impl, timeout=args.timeout, validate=args.validate_protocol,
-                                 launch=engine_options.launch(args))
+                                 launch=engine_options.launch(args), specs=reference)
     outputs = _Outputs(args)
     try:
         engine = make_engine()
@@ -270,7 +299,7 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
                "fuzz": args.fuzz, "seed": args.seed, "baseline": args.baseline,
                "case_timeout": args.case_timeout, **engine_options.described(args)}
     named = args.impl if args.impl is not None else DEFAULT_IMPL
-    session = _Session(args, RunInfo(named, engine.hello, options), known, outputs, cases, baselines)
+    session = _Session(args, RunInfo(named, engine.hello, options), known, outputs, cases, baselines, files)
     with signals.polled() as stop:
         outcome = run_cases(cases, make_engine, jobs=args.jobs, engine=engine, on_result=session.record,
                             case_timeout=args.case_timeout, stop=stop)
@@ -285,10 +314,13 @@ class _Session:
     """Collects results as they come: known failures applied, replays added, streamed, counted."""
 
     def __init__(self, args: argparse.Namespace, info: RunInfo, known: KnownFailures | None,
-                 outputs: _Outputs, cases: list[Case], baselines: baseline.BaselineCheck | None = None):
+                 outputs: _Outputs, cases: list[Case], baselines: baseline.BaselineCheck | None = None,
+                 files: dict[str, Edition] | None = None):
         self.args, self.info, self.known, self.outputs = args, info, known, outputs
         self.baselines = baselines
-        self.replay = _Replay(args)
+        self.specs = {spec.id: spec for spec in (files or {}).values()}
+        """The editions given as spec files, by id."""
+        self.replay = _Replay(args, {spec.id: path for path, spec in (files or {}).items()})
         self.selection = Selection(run=args.only, skip=args.skip)
         self.results: list[Result] = []
         self.usage_error: UsageError | None = None
@@ -311,7 +343,7 @@ class _Session:
     def campaigns(self, make_engine: campaigns.MakeEngine, editions: list[str]) -> bool:
         """Run --properties and --fuzz; True when interrupted. A usage error stops them and is kept."""
         args = self.args
-        specs = [load_spec(e) for e in editions]
+        specs = [self.specs.get(e) or load_spec(e) for e in editions]
         try:
             if args.properties:
                 campaigns.run_properties(make_engine, specs, args.profile, args.seed, self.record, args.jobs)

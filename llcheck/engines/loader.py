@@ -16,6 +16,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from loveletter_ref.spec import load_spec
+
 from ..errors import UsageError
 from .base import Engine, EngineFailure
 from .process import Launch
@@ -32,9 +34,10 @@ Impl = str | Sequence[str]
 """An engine as the user names it: a string (see the module docstring) or a command's argv."""
 
 
-def serve_command() -> list[str]:
-    """The bundled reference engine as a protocol program (this Python running `llcheck serve`)."""
-    return [sys.executable, "-m", "llcheck", "serve"]
+def serve_command(specs: Sequence[str] = ()) -> list[str]:
+    """The bundled reference engine as a protocol program (this Python running `llcheck serve`),
+    playing `specs` (ids or files) when given, else every bundled one."""
+    return [sys.executable, "-m", "llcheck", "serve", *(arg for spec in specs for arg in ("--spec", spec))]
 
 
 def in_process(impl: Impl) -> bool:
@@ -48,13 +51,14 @@ def describe(impl: Impl) -> str:
 
 
 def open_engine(impl: Impl, *, timeout: float = 10.0, validate: bool = False,
-                launch: Launch | None = None) -> Engine:
-    """A fresh engine for `impl`; `timeout`, `validate` and `launch` apply to protocol programs.
+                launch: Launch | None = None, specs: Sequence[str] = ()) -> Engine:
+    """A fresh engine for `impl`; `timeout`, `validate` and `launch` apply to protocol programs,
+    `specs` (ids or files) to the in-process reference, which plays them instead of the bundled ones.
 
     UsageError when `impl` cannot name an engine; EngineFailure when it does not start.
     """
     if isinstance(impl, str) and impl == REFERENCE:
-        return ReferenceEngine()
+        return ReferenceEngine({spec.id: spec for spec in map(load_spec, specs)} if specs else None)
     if isinstance(impl, str) and impl.startswith(PYTHON_PREFIX):
         return _python_engine(impl)
     argv = command_line(impl) if isinstance(impl, str) else list(impl)
@@ -73,9 +77,10 @@ def command_line(impl: str) -> list[str]:
 
 
 def engine_factory(impl: Impl, *, timeout: float = 10.0, validate: bool = False,
-                   launch: Launch | None = None) -> Callable[[], Engine]:
+                   launch: Launch | None = None, specs: Sequence[str] = ()) -> Callable[[], Engine]:
     """A zero-argument callable returning a fresh engine for `impl` each time."""
-    return functools.partial(open_engine, impl, timeout=timeout, validate=validate, launch=launch)
+    return functools.partial(open_engine, impl, timeout=timeout, validate=validate, launch=launch,
+                             specs=specs)
 
 
 def load_object(impl: str) -> Any:

@@ -30,8 +30,9 @@ from .results import ERRORED, FAILED, PASSED, SKIPPED, Result
 
 MakeEngine = Callable[[], Engine]
 
-Seat = tuple[str, int]
-"""An edition id and a player count: what one campaign checks."""
+Seat = tuple[Edition, int]
+"""A compiled spec and a player count: what one campaign checks. (The spec itself, not its id:
+it may come from a file that is not bundled.)"""
 
 
 def _function(module: str, name: str, option: str) -> Callable[..., Any]:
@@ -52,7 +53,7 @@ def require(properties: bool, fuzz: bool) -> None:
 
 
 def _seats(editions: list[Edition]) -> list[Seat]:
-    return [(edition.id, players) for edition in editions
+    return [(edition, players) for edition in editions
             for players in range(edition.min_players, edition.max_players + 1)]
 
 
@@ -88,10 +89,11 @@ def run_properties(make_engine: MakeEngine, editions: list[Edition], profile: st
 
 def _property_results(check: Callable[..., Any], make_engine: MakeEngine, profile: str, seed: int | None,
                       seat: Seat) -> list[Result]:
-    edition, players = seat
+    spec, players = seat
+    edition = spec.id
     began = time.perf_counter()
     try:
-        found = check(make_engine, edition, [players], profile, seed)
+        found = check(make_engine, spec, [players], profile, seed)
     except UsageError:
         raise
     except Exception as exc:  # a campaign that breaks is reported, the run goes on
@@ -117,11 +119,12 @@ def run_fuzz(make_engine: MakeEngine, editions: list[Edition], n: int, seed: int
 
 def _fuzz_results(fuzz: Callable[..., Any], make_engine: MakeEngine, n: int, seed: int, out_dir: Path,
                   seat: Seat) -> list[Result]:
-    edition, players = seat
+    spec, players = seat
+    edition = spec.id
     began = time.perf_counter()
     case_id = f"fuzz/{edition}/{players}p"
     try:
-        found = fuzz(make_engine, edition, players, n, seed, out_dir)
+        found = fuzz(make_engine, spec, players, n, seed, out_dir)
         saved = getattr(found, "saved", None)
         message = " ".join(str(found.message).split())
         if saved and str(saved) not in message:

@@ -16,7 +16,7 @@ import z3
 
 from loveletter_ref.spec import Clause
 
-from .terms import BV, FALSE, TRUE, Bool, both, either, fit, ite, num, select, ule, ult
+from .terms import BV, FALSE, TRUE, Bool, both, either, fit, ite, num, select, ule, ult, width
 
 if TYPE_CHECKING:
     from .unroll import RoundEncoding
@@ -347,6 +347,27 @@ class Board:
         self.append(x, card, when)
         return card
 
+    def over_limit(self, x: BV, when: Bool) -> Bool:
+        """Seat x has just drawn: holding a card whose hand-total limit the hand's values reach
+        (`out_if_hand_total`) knocks them out. Returns the condition under which it does."""
+        hand = self.hand_of(x)
+        bits = self.layout.card_bits
+        most = max(self.layout.values) * len(hand)
+        total_bits = width(most + 1)
+        total = sum((ite(s.present, fit(self.value(s.card), total_bits), num(0, total_bits)) for s in hand),
+                    num(0, total_bits))
+        out: Bool = FALSE
+        for card, clause in self.rnd.limits:
+            holds = both(when, self.alive_at(x), either(*(both(s.present, s.card == num(card, bits))
+                                                         for s in hand)))
+            self.consult(clause.key, clause, holds)
+            if clause.silent or clause.rule > most:
+                continue
+            hit = both(holds, ule(num(clause.rule, total_bits), total))
+            self.eliminate(x, hit)
+            out = either(out, hit)
+        return out
+
     def draw(self, x: BV, empty_deck: Clause | None, when: Bool) -> None:
         """Seat x draws: the top card, else the set-aside card when the rule allows, else a gap."""
         if empty_deck is not None:
@@ -370,6 +391,8 @@ class Board:
             self.append(x, card, from_aside)
             self.note("set_aside_drawn", from_aside)
         self.stop("no_card", key, both(when, empty, z3.Not(from_aside)))
+        if self.rnd.limits:
+            self.over_limit(x, when)
 
     def bury(self, card: Slot, when: Bool) -> None:
         """Put a card under the pile (it is the next returned slot)."""

@@ -36,7 +36,7 @@ TIE_STEPS = frozenset({"discard_total", "highest_discard", "all_win", "nobody"})
 """The tie-chain steps the probes model."""
 
 PROPERTY_KINDS = frozenset({"forced_with", "out_if_discarded", "bonus_token", "showdown_bonus",
-                            "loses_at_showdown_to", "counter", "token_if_eliminated"})
+                            "loses_at_showdown_to", "counter", "token_if_eliminated", "out_if_hand_total"})
 """The card properties the probes model."""
 
 
@@ -82,6 +82,10 @@ def unsupported_rules(edition: Edition, players: int) -> list[str]:
                        f"{sorted(set(clause.rule) - TIE_STEPS)}")
         elif clause.kind in ("showdown_bonus", "loses_at_showdown_to") and clause.silent:
             out.append(f"{clause.id}: the probes do not model a silent {clause.kind} property")
+        elif clause.kind == "out_if_hand_total" and any(
+                s.kind == "draw_return" for c in edition.cards if c.index in present for s in c.steps):
+            out.append(f"{clause.id}: the probes do not model a hand-total limit together with a "
+                       "draw-and-return card")
     return out
 
 
@@ -120,6 +124,8 @@ class Turn:
     offered: Bool
     redraw: Bool
     seen_at: dict[str, dict[str, Bool]]
+    acted: Bool
+    """The turn's player decided (not knocked out by their draw)."""
 
     def saw(self, name: str) -> Bool:
         """The turn observed `name`, in whichever phase."""
@@ -156,6 +162,9 @@ class RoundEncoding:
         self.token_out: list[tuple[int, Clause]] = [(c, clause) for c in present
                                                     if (clause := cards[c].eliminated_token) is not None]
         """Cards paying tokens to a player knocked out with them already discarded."""
+        self.limits: list[tuple[int, Clause]] = [(c, clause) for c in present
+                                                 if (clause := cards[c].hand_limit) is not None]
+        """Cards that knock out whoever holds them with a hand worth their limit or more."""
         self.flagged = sorted({c for c, _ in self.outs} | set(bonus) | {c for c, _ in self.token_out})
         self.piled = [c for c in present if cards[c].showdown_bonus is not None]
         """Cards whose copies in a discard pile add to the showdown value: counted per seat."""
@@ -309,30 +318,31 @@ class RoundEncoding:
         board.shield(actor, None, ok)
         board.consult(self.key("turn_draw"), self.rule("turn_draw"), ok)
         board.draw_top(actor, ok)
-        empty = both(ok, z3.Not(board.hand_of(actor)[0].present))
+        live = both(ok, z3.Not(board.over_limit(actor, ok))) if self.limits else ok  # still in: decides
+        empty = both(live, z3.Not(board.hand_of(actor)[0].present))
         board.note("empty_handed", empty)
         board.stop("no_action", self.key("turn_play"), empty)
         board.phase = "play"
-        played, pick = self._choose_card(board, t, ok)
-        board.consult(self.key("turn_play"), self.rule("turn_play"), ok)
-        choice = Play(ok, -1, actor, z3.BitVec(f"target@{t}", layout.seat_bits), z3.Bool(f"aim@{t}"),
+        played, pick = self._choose_card(board, t, live)
+        board.consult(self.key("turn_play"), self.rule("turn_play"), live)
+        choice = Play(live, -1, actor, z3.BitVec(f"target@{t}", layout.seat_bits), z3.Bool(f"aim@{t}"),
                       z3.BitVec(f"guess@{t}", max(layout.card_bits, layout.value_bits)),
                       z3.BitVec(f"target2@{t}", layout.seat_bits), z3.Bool(f"aim2@{t}"),
                       z3.Bool(f"look2@{t}"), z3.Bool(f"redraw@{t}"))
         target, has_target, guess = choice.target, choice.has_target, choice.guess
-        plays = self._check_plays(board, ok, played, choice)
+        plays = self._check_plays(board, live, played, choice)
         guessing = either(*(both(play.when, has_target) for c, play in plays.items()
                             if any(isinstance(e, Guess) for e in self.programs[c])))
-        board.facts += [z3.Implies(z3.Not(ok), both(z3.Not(has_target), z3.Not(choice.has_target2))),
+        board.facts += [z3.Implies(z3.Not(live), both(z3.Not(has_target), z3.Not(choice.has_target2))),
                         z3.Implies(z3.Not(has_target), target == num(0, layout.seat_bits)),
                         z3.Implies(z3.Not(choice.has_target2),
                                    both(choice.target2 == num(0, layout.seat_bits), z3.Not(choice.look2))),
                         z3.Implies(z3.Not(guessing), guess == num(0, guess.size()))]
-        board.remove(actor, pick, ok)
-        board.to_pile(actor, played, ok, played=True)
-        self._spend(board, played, ok)
+        board.remove(actor, pick, live)
+        board.to_pile(actor, played, live, played=True)
+        self._spend(board, played, live)
         if "forced" in board.s:  # a mark binds only the next card played
-            board.set("forced", ok, num(0, board.s["forced"].size()))
+            board.set("forced", live, num(0, board.s["forced"].size()))
         self._resolve(board, plays)
         board.phase = "after"
         board.note("hand_sizes", both(ok, z3.Not(board.halted), board.hand_sizes_wrong()))
@@ -342,7 +352,7 @@ class RoundEncoding:
         turn = Turn(t, ok, actor, played.card, has_target, target, guessing, guess, board.keeping,
                     board.kept, board.returned, board.consulted, board.gaps, board.gap_keys,
                     before, after, choice.has_target2, choice.target2, choice.look2, board.offered,
-                    choice.redraw, board.seen_at)
+                    choice.redraw, board.seen_at, live)
         return turn, after
 
     def _choose_card(self, board: Board, t: int, ok: Bool) -> tuple[Slot, BV]:

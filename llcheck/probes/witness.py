@@ -68,7 +68,7 @@ def extract(rnd: RoundEncoding, model: z3.ModelRef, moment: Happening, with_toke
         turns = moment.turn + (0 if moment.phase == "start" else 1)
     actions: list[dict[str, Any]] = []
     for turn in rnd.turns[:turns]:
-        if truth(model, turn.running):
+        if truth(model, turn.acted):
             done = turn_actions(rnd, model, turn)
             actions += done[:1] if moment.phase == "play" and turn.index == moment.turn else done
     record: Replay = {"edition": rnd.edition.id, "players": layout.players, "first_player": 0}

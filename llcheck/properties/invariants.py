@@ -337,9 +337,15 @@ class Tokens(Invariant):
         a, b = t.after, t.before
         if t.kind == DEAL:
             self.marks = []
-            start = b["tokens"] if b is not None else (game.tokens or [0] * self.rules.players)
-            if t.accepted and a["tokens"] != list(start):
-                self.fail(f"the deal changed the tokens from {list(start)} to {a['tokens']}")
+            start = list(b["tokens"] if b is not None else (game.tokens or [0] * self.rules.players))
+            if t.accepted and not t.round_ended and a["tokens"] != start:
+                self.fail(f"the deal changed the tokens from {start} to {a['tokens']}")
+            if t.round_ended and self.rules.exact_tokens:  # nobody has discarded anything yet
+                gained = [now - then for now, then in zip(a["tokens"], start, strict=True)]
+                due = gains_at_end(self.rules, a, [])
+                if gained != due:
+                    self.fail(f"the players gained {gained} tokens in a round that ended at its deal; "
+                              f"the rules award {due}")
             return
         if not t.accepted or b is None:
             return

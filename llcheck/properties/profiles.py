@@ -16,7 +16,10 @@ CI = "ci"
 THOROUGH = "thorough"
 ENV = "HYPOTHESIS_PROFILE"
 
-_SLOW_IS_FINE = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+_SLOW_IS_FINE = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
+                 HealthCheck.large_base_example]
+"""Health checks that whole games trip by design: a game is long even at its smallest (with
+`thorough`'s 200 steps, hypothesis finds the smallest input "very large" and stops the run)."""
 
 PROFILES = {
     CI: settings(max_examples=12, stateful_step_count=60, derandomize=True, database=None,

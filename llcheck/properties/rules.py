@@ -20,8 +20,9 @@ STEP_KINDS = frozenset({"choose", "guess", "look", "compare", "protect", "discar
 """Card steps whose effects on hands, piles and tokens the invariants model."""
 
 PROPERTY_KINDS = frozenset({"forced_with", "out_if_discarded", "bonus_token", "counter", "showdown_bonus",
-                            "token_if_eliminated", "loses_at_showdown_to"})
-"""Card properties the invariants model."""
+                            "token_if_eliminated", "loses_at_showdown_to", "out_if_hand_total"})
+"""Card properties the invariants model (a player knocked out by `out_if_hand_total` is paid like
+any player knocked out during an action)."""
 
 RULE_SHAPES = {"look": ("target", "targets", "one_of_targets"), "trade": ("target", "targets")}
 """The shapes of string rules the invariants model."""

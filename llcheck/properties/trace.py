@@ -51,9 +51,11 @@ class Transition:
 
     @property
     def round_ended(self) -> bool:
-        """True when this accepted action ended the round."""
-        return (self.accepted and self.before is not None
-                and self.before["phase"] in DECISION_PHASES and self.after["phase"] in OVER_PHASES)
+        """True when this accepted action ended the round, or this deal did (a rule knocked the
+        first player out before their first decision, leaving one player in)."""
+        if not self.accepted or self.after["phase"] not in OVER_PHASES:
+            return False
+        return self.kind == DEAL or (self.before is not None and self.before["phase"] in DECISION_PHASES)
 
     @property
     def new_turn(self) -> bool:

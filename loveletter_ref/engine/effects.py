@@ -168,6 +168,8 @@ class Effects:
             step.modifiers["short_deck"].need()
         for _ in range(min(available, rule["draw"])):
             self.draw(play.player, None, step.clause.id)
+            if not self.alive[play.player]:
+                return
         self.pending = step
         self.phase = Phase.KEEP
         play.stopped = True
@@ -273,6 +275,15 @@ class Effects:
             raise RuleGapError(clause_id, f"player {player} must draw but no card is left to draw")
         self.hands[player].append(card)
         self.log.append({"type": "draw", "player": player, "card": self.tables.names[card], "from": source})
+        if self.tables.hand_limits:
+            self.check_hand_total(player)
+
+    def check_hand_total(self, seat: int) -> None:
+        """Knock `seat` out if they hold a card whose limit the values in their hand reach."""
+        hand, values = self.hands[seat], self.tables.values
+        for card, limit in self.tables.hand_limits:
+            if card in hand and self.alive[seat] and sum(values[c] for c in hand) >= limit.need():
+                self.eliminate(seat, card, limit)
 
     def eliminate(self, player: int, by_card: int, clause: Clause) -> None:
         """Knock `player` out: their hand is discarded face up without effect.

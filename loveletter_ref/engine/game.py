@@ -212,6 +212,10 @@ class Game(Effects):
         card = deck.pop()
         self.hands[player].append(card)
         log.append({"type": "draw", "player": player, "card": tables.names[card], "from": "deck"})
+        if tables.hand_limits:
+            self.check_hand_total(player)
+            if not self.alive[player] and self.phase is PLAYING:  # out before playing: the turn is over
+                self._end_turn()
 
     def _end_turn(self) -> None:
         self.turns += 1

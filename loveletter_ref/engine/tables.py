@@ -79,6 +79,8 @@ class Tables:
     """Whether some card counters each card when it chooses that card's holder."""
     eliminated_token: tuple[Clause | None, ...]
     """The rule paying a token to a player knocked out with each card in their discards."""
+    hand_limits: tuple[tuple[int, Clause], ...]
+    """The cards that knock their holder out once the hand's values add up to a number, with that rule."""
     rank: tuple[int, ...]
     """Each card's place in the canonical order of a hand (by value, then name)."""
     numbers: dict[str, int | None]
@@ -176,6 +178,7 @@ def tables_for(edition: Edition, players: int) -> Tables:
         marks=any(s.kind in ("predict", "force_next_target") for c in cards for s in c.steps),
         countered=tuple(any(c.index in other.counters for other in cards) for c in cards),
         eliminated_token=tuple(c.eliminated_token for c in cards),
+        hand_limits=tuple((c.index, c.hand_limit) for c in cards if c.hand_limit is not None),
         rank=tuple(sorted(range(len(cards)), key=lambda c: (cards[c].value, cards[c].name)).index(c)
                    for c in range(len(cards))),
         numbers={kind: _number(edition, kind, players)

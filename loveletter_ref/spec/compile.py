@@ -90,7 +90,8 @@ class _Compiler:
             bonus=props.get("bonus_token"), counter=props.get("counter"),
             showdown_bonus=props.get("showdown_bonus"),
             eliminated_token=props.get("token_if_eliminated"),
-            loses_clause=props.get("loses_at_showdown_to"), local_name=raw.get("local_name"),
+            loses_clause=props.get("loses_at_showdown_to"), hand_limit=props.get("out_if_hand_total"),
+            local_name=raw.get("local_name"),
         )
         return card, [card_clause] + clauses
 

@@ -42,7 +42,7 @@ MODIFIER_OF = {
 """Card rules that configure the nearest preceding step of the given kinds."""
 
 PROPERTY_KINDS = ("forced_with", "out_if_discarded", "bonus_token", "counter", "showdown_bonus",
-                  "token_if_eliminated", "loses_at_showdown_to")
+                  "token_if_eliminated", "loses_at_showdown_to", "out_if_hand_total")
 """Card rules that hold while the card is in hand or in a discard pile, not when played."""
 
 REQUIRED_MODIFIERS = {
@@ -152,6 +152,8 @@ class Card:
     eliminated_token: Clause | None = None
     loses_to: frozenset[int] = frozenset()
     loses_clause: Clause | None = None
+    hand_limit: Clause | None = None
+    """`out_if_hand_total`: the holder is out once their hand's values add up to the number."""
     local_name: str | None = None
 
     def count_for(self, players: int) -> int:

@@ -117,6 +117,11 @@ class _Checks:
                 continue
             for version in self._rule_bodies(clause):
                 yield from self._card_names(version, where)
+                limit = version.get("out_if_hand_total")
+                if isinstance(limit, int) and limit <= card["value"]:
+                    yield where + ("out_if_hand_total",), (
+                        f"out_if_hand_total {limit} must be above {card['name']}'s own value "
+                        f"{card['value']} (held alone, it would knock its holder out)")
             if kind in STEP_KINDS:
                 last_steps.append(kind)
                 need = REQUIRED_MODIFIERS.get(kind, ())
