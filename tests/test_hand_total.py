@@ -7,12 +7,14 @@ show that an edition of one's own can be played, fuzzed and checked like a bundl
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from conftest import deal, play, types
 
 from llcheck.cli import main
+from llcheck.disputes.verify import ending
 from llcheck.engines import ReferenceEngine
 from llcheck.fuzz import run_fuzz
 from loveletter_ref import Game, Phase, load_spec
@@ -129,3 +131,17 @@ def test_check_refuses_a_reading_file_as_an_edition_and_says_what_to_do(capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "is a reading of z-man-2019" in err
     assert f"--impl 'llcheck serve --spec {reading}' --edition z-man-2019" in err
+
+
+def test_disputes_find_a_game_that_a_different_limit_changes(capsys, tmp_path):
+    other = tmp_path / "kanai-13.yaml"
+    text = KANAI_FILE.read_text(encoding="utf-8")
+    other.write_text(text.replace("out_if_hand_total: 12", "out_if_hand_total: 13")
+                     .replace("\nid: kanai-factory\n", "\nid: kanai-13\n"), encoding="utf-8")
+    code = main(["disputes", str(KANAI_FILE), str(other), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert [(v["clause"], v["status"]) for v in data["verdicts"]] == [("minister.limit", "observable")]
+    replays = data["verdicts"][0]["witness"]["replays"]
+    at_12, at_13 = ending(KANAI, replays["kanai-factory"]), ending(load_spec(other), replays["kanai-13"])
+    assert at_12[0] == at_13[0] == "ok" and at_12 != at_13  # both replay, to different outcomes
