@@ -145,3 +145,28 @@ def test_disputes_find_a_game_that_a_different_limit_changes(capsys, tmp_path):
     replays = data["verdicts"][0]["witness"]["replays"]
     at_12, at_13 = ending(KANAI, replays["kanai-factory"]), ending(load_spec(other), replays["kanai-13"])
     assert at_12[0] == at_13[0] == "ok" and at_12 != at_13  # both replay, to different outcomes
+
+
+def test_perft_compares_an_engine_on_a_deal_of_an_edition_file(capsys):
+    """Seat 0 keeps the Minister, draws the Wizard on their second turn (7 + 5) and is out."""
+    deck = ("Soldier Soldier Soldier Soldier Minister Clown Soldier Knight Wizard Knight Priestess Priestess "
+            "Clown Wizard General Princess")
+    args = ["perft", "--edition", str(KANAI_FILE), "--players", "2", "--deck", deck, "--depth", "3"]
+    assert main([*args, "--impl", "reference"]) == 0
+    assert "perft matches the reference to depth 3" in capsys.readouterr().out
+    assert main([*args, "--impl", "python:test_hand_total:NoLimitEngine"]) == 1
+    out = capsys.readouterr().out
+    assert ("Soldier on 1 naming Knight: 2 nodes (terminal: 0 x1, 1 x1) / 2 nodes (terminal: 0 x1)  "
+            "<-- differs") in out
+    assert "should end the round with winners 1" in out
+
+
+def test_an_edition_file_is_recorded_and_checked_against_its_baseline(capsys, tmp_path):
+    baseline = str(tmp_path / "kanai.jsonl")
+    assert main(["record", "--impl", "reference", "--edition", str(KANAI_FILE), "--out", baseline,
+                 "--games", "3"]) == 0
+    assert main(["check", "--impl", "reference", "--edition", str(KANAI_FILE), "--baseline", baseline,
+                 "-q"]) == 0
+    assert main(["check", "--impl", "python:test_hand_total:NoLimitEngine", "--edition", str(KANAI_FILE),
+                 "--baseline", baseline, "-q"]) == 4
+    assert "changed" in capsys.readouterr().out

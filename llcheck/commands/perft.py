@@ -110,7 +110,8 @@ def _cards(text: str) -> tuple[str, ...]:
 
 
 def _open(args: argparse.Namespace) -> Engine:
-    engine = open_engine(args.impl, timeout=args.timeout)
+    """The engine of --impl; `reference` plays the --edition given (a file, too)."""
+    engine = open_engine(args.impl, timeout=args.timeout, specs=(args.edition,) if args.edition else ())
     if not engine.hello.can("legal_actions"):
         engine.close()
         raise UsageError(f"{engine.hello.name} does not list legal actions (capability "

@@ -98,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"--out {args.out}: cannot create its folder: {exc.strerror or exc}") from None
     slot = EngineSlot(engine_factory(args.impl, timeout=args.timeout, validate=args.validate_protocol,
-                                     launch=engine_options.launch(args)))
+                                     launch=engine_options.launch(args),
+                                     specs=(str(plan.edition.path),) if plan.edition.path else ()))
     try:
         baseline = _record(args, slot, plan)
     except EngineFailure as exc:
