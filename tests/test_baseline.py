@@ -144,6 +144,9 @@ def test_one_changed_rule_is_named_at_its_first_differing_step(capsys, corpus, t
     assert block[-1] == (f"  replay: llcheck check --impl {TIE} --corpus {corpus} --baseline {baseline} "
                          "--run classic.baron.tie/nobody-is-out")
     assert f"to accept these changes on purpose: llcheck record --impl {TIE} --out {baseline}" in out
+    code, out, _ = check(capsys, corpus, baseline, TIE, "--engine-env", "MODE=tie", "--engine-memory", "512")
+    assert (f"to accept these changes on purpose: llcheck record --impl {TIE} --engine-env MODE=tie "
+            f"--engine-memory 512 --out {baseline}") in out  # the engine as the check ran it
     unit = next(u for u in json.loads(report.read_text())["baseline"][0]["units"]
                 if u["id"] == "classic.baron.tie/nobody-is-out")
     change_ = unit["change"]

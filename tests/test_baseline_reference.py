@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from llcheck.baseline.checking import BaselineCheck
-from llcheck.baseline.report import text_lines
+from llcheck.baseline.report import record_command, text_lines
 from llcheck.engines import ReferenceEngine
 from llcheck.harness.select import Selection
 
@@ -29,7 +29,8 @@ def test_the_reference_engine_behaves_as_its_baseline(edition, monkeypatch):
     done = replay.files[0]
     assert done.baseline.edition == edition and done.baseline.engine.startswith("loveletter-reference ")
     assert done.outcomes and not done.notes
-    report = "\n".join(text_lines(replay.files, "llcheck check --impl reference", "reference", False))
+    again = record_command("reference", [], {})
+    report = "\n".join(text_lines(replay.files, "llcheck check --impl reference", again, False))
     assert not done.changed and done.count("not_run") == 0, (
         f"the reference engine no longer behaves as {path} records:\n{report}\n\n"
         f"If the change is meant, record the baseline again (from the checkout) and commit it:\n"

@@ -228,7 +228,8 @@ def test_properties_and_fuzzing_are_reported_like_cases(capsys, monkeypatch, tmp
     def run_fuzz(make_engine, edition, players, n, seed, out_dir):
         return types.SimpleNamespace(status="passed", message=f"{n} games", replay=None, saved=None)
 
-    properties = types.SimpleNamespace(run_properties=run_properties)
+    properties = types.SimpleNamespace(run_properties=run_properties,
+                                       property_names=lambda: ["replay", "views-hide"])
     monkeypatch.setitem(sys.modules, "llcheck.properties", properties)
     monkeypatch.setitem(sys.modules, "llcheck.fuzz", types.SimpleNamespace(run_fuzz=run_fuzz))
     report = tmp_path / "r.json"
@@ -266,3 +267,33 @@ def test_properties_not_available_is_bad_usage(capsys, monkeypatch):
     code, out, err = check(capsys, "--impl", "reference", "--fuzz", "3")
     assert (code, out) == (2, "")
     assert err.startswith("llcheck check: --fuzz is not available: llcheck.fuzz.run_fuzz cannot be loaded")
+
+
+def test_run_and_skip_choose_the_fuzzing_and_property_runs_before_they_run(capsys, tmp_path):
+    """Regression: campaigns that --run left out used to run anyway, save what they found, and be
+    dropped from the report (exit 0 on a broken engine)."""
+    mutant = "python:llcheck.mutants.engines:baron_tie_eliminates"
+    found = tmp_path / "found"
+    base = ["--impl", mutant, "--edition", "classic", "--fuzz", "20", "--fuzz-dir", str(found), "-q"]
+    code, _, err = check(capsys, *base, "--run", "nothing*")
+    assert code == 2 and "no case is selected" in err and not found.exists()
+    report = tmp_path / "r.json"
+    code, out, _ = check(capsys, *base, "--run", "fuzz/classic/3p", "--json", str(report))
+    assert code == 1 and "FAILED fuzz/classic/3p" in out
+    assert [r["id"] for r in json.loads(report.read_text())["results"]] == ["fuzz/classic/3p"]
+    assert [p.name.split("-")[2] for p in (found / "required" / "classic").iterdir()] == ["3p"]
+    code, _, _ = check(capsys, *base, "--properties", "--run", "property/replay/*", "--skip", "*/4p",
+                       "--json", str(report))
+    assert [r["id"] for r in json.loads(report.read_text())["results"]] == [
+        "property/replay/classic/2p", "property/replay/classic/3p"]
+
+
+def test_a_failed_whole_game_counts_its_clauses_and_shows_the_divergence_first(capsys):
+    code = main(["check", "--impl", "python:llcheck.mutants.engines:wrong_next_starter", "--edition",
+                 "classic", "--status", "golden", "-q"])
+    out = capsys.readouterr().out
+    assert code == 1
+    block = out[out.index("FAILED classic.golden/2-players"):].split("\n\n")[0].splitlines()
+    assert block[2].startswith("  clauses: 41 (llcheck cases --show classic.golden/2-players-seed-")
+    assert block[3].startswith("  case: conformance/cases/golden/classic/2-players.json")
+    assert block[4] == "  round 2, deal: events"

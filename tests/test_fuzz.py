@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from played import positions
 
+from llcheck.cli import main
 from llcheck.engines import EngineFailure, ReferenceEngine, Reply
 from llcheck.engines.loader import serve_command
 from llcheck.engines.subprocess import SubprocessEngine
@@ -68,12 +69,16 @@ def test_the_replay_is_printed_and_plays_on_the_reference():
 
 def test_the_saved_case_joins_the_corpus_format(tmp_path):
     result = run_fuzz(get("wrong-next-starter").engine, "classic", 3, 200, 0, tmp_path)
-    assert result.status == "fail" and result.saved is not None and result.saved.parent == tmp_path
+    assert result.status == "fail" and result.saved is not None
+    assert result.saved.parent == tmp_path / "required" / "classic"  # the corpus layout
     [case] = load_file(result.saved, "required", "classic")
     assert case.id.startswith("fuzz/classic/3p-")
     assert "classic.round.next-first" in case.clauses
     assert "games" in case.needs and len(case.rounds) >= 2
     assert str(result.saved) in result.message
+    corpus = ["check", "--corpus", str(tmp_path), "-q", "--impl"]
+    assert main([*corpus, "reference"]) == 0
+    assert main([*corpus, "python:llcheck.mutants.engines:wrong_next_starter"]) == 1
 
 
 class _Blind(ReferenceEngine):

@@ -112,7 +112,7 @@ def test_fuzzing_finds_an_engine_that_ignores_the_limit_and_blames_it():
 
 def test_check_takes_an_edition_from_its_file_and_replays_with_that_file(capsys, tmp_path):
     assert main(["check", "--impl", "reference", "--edition", str(KANAI_FILE), "--fuzz", "20", "-q"]) == 0
-    assert "fuzz/kanai-factory/3p" not in capsys.readouterr().out  # passed: not listed
+    assert "fuzz/kanai-factory/3p: no difference in 20 games" in capsys.readouterr().out
     code = main(["check", "--impl", "python:test_hand_total:NoLimitEngine", "--edition", str(KANAI_FILE),
                  "--fuzz", "60", "--seed", "1", "--fuzz-dir", str(tmp_path), "-q"])
     out = capsys.readouterr().out
@@ -169,4 +169,7 @@ def test_an_edition_file_is_recorded_and_checked_against_its_baseline(capsys, tm
                  "-q"]) == 0
     assert main(["check", "--impl", "python:test_hand_total:NoLimitEngine", "--edition", str(KANAI_FILE),
                  "--baseline", baseline, "-q"]) == 4
-    assert "changed" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "changed" in out
+    assert (f"to accept these changes on purpose: llcheck record --impl python:test_hand_total:NoLimitEngine "
+            f"--edition {KANAI_FILE} --out {baseline}") in out

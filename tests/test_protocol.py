@@ -83,6 +83,16 @@ def test_errors_after_the_handshake():
     assert schema_problem(refused, "response_start") is None
 
 
+def test_a_refused_start_leaves_the_game_in_progress_as_it_was():
+    engine = ReferenceEngine()
+    deck = [c.name for c in load_spec("classic").cards for _ in range(c.count_for(2))]
+    assert engine.start("classic", 2, deck, 0, [0, 0]).accepted
+    before = engine.state()
+    for players, first, tokens in ((2, 5, [0, 0]), (9, 0, None), (2, 0, [0])):
+        assert not engine.start("classic", players, deck, first, tokens).accepted
+        assert engine.state() == before
+
+
 def test_serve_answers_on_stdout_only():
     lines = b"\n".join([HELLO, b'{"id": 2, "op": "bogus"}', b'{"id": 3, "op": "stop"}',
                         b'{"id": 4, "op": "state"}'])

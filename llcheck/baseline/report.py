@@ -26,12 +26,23 @@ def replay_command(base: str, path: str, unit_id: str) -> str:
     return f"{base} --baseline {shlex.quote(path)} --run {shlex.quote(unit_id)}"
 
 
-def update_command(impl: str, path: str) -> str:
-    """The command that records a baseline again, with the settings its header holds."""
-    return f"llcheck record --impl {shlex.quote(impl)} --out {shlex.quote(path)}"
+Record = Callable[[str, str], str]
+"""The command that records a baseline again, from its edition and its file: the engine as the
+check ran it (`--impl` and the engine options); the rest comes from the baseline's header."""
 
 
-def text_lines(files: list[FileOutcome], base: str, impl: str, interrupted: bool) -> list[str]:
+def record_command(impl: str, engine_args: list[str], editions: dict[str, str]) -> Record:
+    """`Record` for a check of `impl` with these engine options; `editions` names the spec file of
+    an edition given as a file (by id), which a header cannot hold."""
+    def command(edition: str, path: str) -> str:
+        words = ["llcheck", "record", "--impl", impl, *engine_args]
+        if edition in editions:
+            words += ["--edition", editions[edition]]
+        return shlex.join([*words, "--out", path])
+    return command
+
+
+def text_lines(files: list[FileOutcome], base: str, record: Record, interrupted: bool) -> list[str]:
     """The baseline section of the text report."""
     lines: list[str] = []
     for done in files:
@@ -42,7 +53,7 @@ def text_lines(files: list[FileOutcome], base: str, impl: str, interrupted: bool
             if outcome.status != SAME:
                 lines += [""] + _unit(outcome, replay_command(base, baseline.path, outcome.unit.id))
         if done.changed:
-            lines += ["", f"  to accept these changes on purpose: {update_command(impl, baseline.path)}"]
+            lines += ["", f"  to accept these changes on purpose: {record(baseline.edition, baseline.path)}"]
         lines.append(_summary(done))
     if interrupted:
         lines.append("baseline: interrupted; the cases and games compared so far are shown")
@@ -79,19 +90,19 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
-def to_json(files: list[FileOutcome], base: str, impl: str) -> list[Json]:
+def to_json(files: list[FileOutcome], base: str, record: Record) -> list[Json]:
     """The `baseline` section of the JSON report: one entry per file."""
-    return [_file_json(done, base, impl) for done in files]
+    return [_file_json(done, base, record) for done in files]
 
 
-def _file_json(done: FileOutcome, base: str, impl: str) -> Json:
+def _file_json(done: FileOutcome, base: str, record: Record) -> Json:
     baseline = done.baseline
     return {
         "file": baseline.path, "edition": baseline.edition, "recorded": baseline.header,
         "summary": {"total": len(done.outcomes), SAME: done.count(SAME), CHANGED: done.count(CHANGED),
                     NOT_RUN: done.count(NOT_RUN)},
         "dropped_capabilities": sorted(done.dropped), "notes": done.notes, "seconds": round(done.seconds, 3),
-        "update": update_command(impl, baseline.path) if done.changed else None,
+        "update": record(baseline.edition, baseline.path) if done.changed else None,
         "units": [_unit_json(outcome, replay_command(base, baseline.path, outcome.unit.id))
                   for outcome in done.outcomes],
     }

@@ -240,16 +240,27 @@ def _editions(args: argparse.Namespace, corpus: list[Case], plays: tuple[str, ..
     return editions
 
 
-def _select(args: argparse.Namespace, corpus: list[Case],
-            engine: Engine) -> tuple[list[str], Selection, list[Case]]:
-    """The editions, the selection and the cases it takes (UsageError when nothing would run)."""
+def _select(args: argparse.Namespace, corpus: list[Case], engine: Engine,
+            files: dict[str, Edition]) -> tuple[list[str], Selection, list[Case]]:
+    """The editions, the selection and the cases it takes (UsageError when nothing would run: no
+    case, and no property or fuzzing result that --run and --skip let through)."""
     editions = _editions(args, corpus, engine.hello.editions)
     groups = tuple(args.status or (("disputed",) if args.assume else DEFAULT_GROUPS))
     selection = Selection(editions, groups, args.assume, args.only, args.skip)
     cases = selection.choose(corpus)
-    if not cases and not (args.properties or args.fuzz or args.baseline):
-        raise UsageError("no case is selected (check --edition, --status, --assume, --run and --skip)")
+    if not cases and not args.baseline:
+        specs = _specs(editions, files)
+        ids = (campaigns.property_ids(specs) if args.properties else []) + \
+            (campaigns.fuzz_ids(specs) if args.fuzz else [])
+        if not any(map(selection.wants_id, ids)):
+            raise UsageError("no case is selected (check --edition, --status, --assume, --run and --skip)")
     return editions, selection, cases
+
+
+def _specs(editions: list[str], files: dict[str, Edition]) -> list[Edition]:
+    """The compiled specs of the editions checked: those given as files, the rest bundled."""
+    by_id = {spec.id: spec for spec in files.values()}
+    return [by_id.get(e) or load_spec(e) for e in editions]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -287,7 +298,7 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
         outputs.close()
         raise
     try:
-        editions, selection, cases = _select(args, corpus, engine)
+        editions, selection, cases = _select(args, corpus, engine, files)
     except BaseException:
         engine.close()
         outputs.close()
@@ -318,8 +329,8 @@ class _Session:
                  files: dict[str, Edition] | None = None):
         self.args, self.info, self.known, self.outputs = args, info, known, outputs
         self.baselines = baselines
-        self.specs = {spec.id: spec for spec in (files or {}).values()}
-        """The editions given as spec files, by id."""
+        self.files = files or {}
+        """The editions given as spec files, by the --edition value naming them."""
         self.replay = _Replay(args, {spec.id: path for path, spec in (files or {}).items()})
         self.selection = Selection(run=args.only, skip=args.skip)
         self.results: list[Result] = []
@@ -343,13 +354,15 @@ class _Session:
     def campaigns(self, make_engine: campaigns.MakeEngine, editions: list[str]) -> bool:
         """Run --properties and --fuzz; True when interrupted. A usage error stops them and is kept."""
         args = self.args
-        specs = [self.specs.get(e) or load_spec(e) for e in editions]
+        specs = _specs(editions, self.files)
+        wanted = self.selection.wants_id
         try:
             if args.properties:
-                campaigns.run_properties(make_engine, specs, args.profile, args.seed, self.record, args.jobs)
+                campaigns.run_properties(make_engine, specs, args.profile, args.seed, self.record, args.jobs,
+                                         wanted)
             if args.fuzz:
                 campaigns.run_fuzz(make_engine, specs, args.fuzz, args.seed, Path(args.fuzz_dir), self.record,
-                                   args.jobs)
+                                   args.jobs, wanted)
         except KeyboardInterrupt:
             return True
         except UsageError as exc:
@@ -367,13 +380,15 @@ class _Session:
         else:
             code = exitcodes.OK if Tally.of(results).ok else exitcodes.FAILED
         report = Report(self.info, results, seconds, interrupted, code)
+        record = baseline_report.record_command(self.info.impl, engine_options.given(self.args),
+                                                {spec.id: path for path, spec in self.files.items()})
         if self.baselines is not None:
             report.exit_code = code = self.baselines.exit_code(code)
-            report.baseline = baseline_report.to_json(self.baselines.files, self.replay.base, self.info.impl)
+            report.baseline = baseline_report.to_json(self.baselines.files, self.replay.base, record)
         self.outputs.finish(report)
         print(text_report(report, quiet=self.args.quiet))
         if self.baselines is not None:
-            print("\n".join(baseline_report.text_lines(self.baselines.files, self.replay.base, self.info.impl,
+            print("\n".join(baseline_report.text_lines(self.baselines.files, self.replay.base, record,
                                                        self.baselines.interrupted)))
         if self.usage_error is not None:
             raise self.usage_error

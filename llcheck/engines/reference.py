@@ -42,14 +42,13 @@ class ReferenceEngine(Engine):
 
     def start(self, edition: str, players: int, deck: Sequence[str], first_player: int = 0,
               tokens: Sequence[int] | None = None) -> Reply:
-        try:
-            self.game = self.game_class(self._spec(edition), players, first_player=first_player,
-                                        tokens=tokens)
-            events = self.game.start_round(list(deck))
+        try:  # a refused start changes nothing: a game in progress goes on
+            game = self.game_class(self._spec(edition), players, first_player=first_player, tokens=tokens)
+            events = game.start_round(list(deck))
         except DeckError as exc:
-            self.game = None
             return Reply(False, reason=str(exc))
-        return Reply(True, events, self.game.state())
+        self.game = game
+        return Reply(True, events, game.state())
 
     def next_round(self, deck: Sequence[str]) -> Reply:
         game = self._game()

@@ -76,7 +76,8 @@ def play_game(step: Lockstep, horizon: int, tape: Tape, tally: Tally) -> None:
     if step.engine.hello.can("games"):
         target = edition.player_table("tokens_to_win", players)
         tokens = [target - 1 - tape.choose(target) for _ in range(players)]
-    tally.games += 1
+    if horizon > 0:  # a game that sends no action is only a deal
+        tally.games += 1
     step.start(tape.shuffle(deck), first, tokens)
     for played in range(1, MAX_ROUNDS + 1):
         while step.live:

@@ -90,14 +90,17 @@ def _expect(game: Game, events: list[Json]) -> Json:
 
 
 def save_case(case: Json, out_dir: Path) -> Path:
-    """Write the case as a corpus file in `out_dir` (checked against the case schema first)."""
+    """Write the case as a corpus file under `out_dir`, laid out like the corpus
+    (`required/<edition>/NAME.json`, so that `llcheck check --corpus out_dir` runs it); it is
+    checked against the case schema first."""
     document = {"description": f"A difference found by differential fuzzing ({case['id']})",
                 "cases": [case]}
     problem = schema_problem(document)
     if problem:
         raise ValueError(f"the saved case would not be valid: {problem}")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / (case["id"].replace("/", "-") + ".json")
+    folder = out_dir / "required" / case["edition"]
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / (case["id"].replace("/", "-") + ".json")
     path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return path
 

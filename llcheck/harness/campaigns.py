@@ -48,8 +48,13 @@ def require(properties: bool, fuzz: bool) -> None:
     """UsageError before anything runs when a requested campaign is not available."""
     if properties:
         _function("llcheck.properties", "run_properties", "--properties")
+        _function("llcheck.properties", "property_names", "--properties")
     if fuzz:
         _function("llcheck.fuzz", "run_fuzz", "--fuzz")
+
+
+Wanted = Callable[[str], bool]
+"""Whether a result id is wanted (`--run`, `--skip`): a seat none of whose ids is wanted is not run."""
 
 
 def _seats(editions: list[Edition]) -> list[Seat]:
@@ -57,13 +62,32 @@ def _seats(editions: list[Edition]) -> list[Seat]:
             for players in range(edition.min_players, edition.max_players + 1)]
 
 
+def fuzz_ids(editions: list[Edition]) -> list[str]:
+    """The result id of each edition and player count a fuzzing campaign checks."""
+    return [_fuzz_id(seat) for seat in _seats(editions)]
+
+
+def property_ids(editions: list[Edition]) -> list[str]:
+    """The result ids a property campaign may report, for every edition and player count."""
+    return [i for seat in _seats(editions) for i in _property_ids(seat)]
+
+
+def _fuzz_id(seat: Seat) -> str:
+    return f"fuzz/{seat[0].id}/{seat[1]}p"
+
+
+def _property_ids(seat: Seat) -> list[str]:
+    names = _function("llcheck.properties", "property_names", "--properties")()
+    return [f"property/{name}/{seat[0].id}/{seat[1]}p" for name in [*names, "all"]]
+
+
 def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], jobs: int,
-              on_result: Callable[[Result], None]) -> list[Result]:
-    """`work(seat)` for every edition and player count, its results passed to `on_result` in seat
-    order; in `jobs` processes, the most players (the longest) first, each killing the engine
-    programs it started when it is ended."""
+              on_result: Callable[[Result], None], wanted: Callable[[Seat], bool]) -> list[Result]:
+    """`work(seat)` for every wanted edition and player count, its results passed to `on_result` in
+    seat order; in `jobs` processes, the most players (the longest) first, each killing the
+    engine programs it started when it is ended."""
     out: list[Result] = []
-    seats = _seats(editions)
+    seats = [seat for seat in _seats(editions) if wanted(seat)]
     for batch in in_workers(work, seats, jobs, first=lambda seat: -seat[1], cleanup=kill_leftovers):
         for result in batch:
             on_result(result)
@@ -80,11 +104,12 @@ def _status(value: Any) -> str:
 
 
 def run_properties(make_engine: MakeEngine, editions: list[Edition], profile: str, seed: int | None,
-                   on_result: Callable[[Result], None], jobs: int = 1) -> list[Result]:
+                   on_result: Callable[[Result], None], jobs: int = 1,
+                   wanted: Wanted = lambda result_id: True) -> list[Result]:
     """Every property for every edition and player count, as results (in `jobs` processes)."""
     check = _function("llcheck.properties", "run_properties", "--properties")
     return _campaign(functools.partial(_property_results, check, make_engine, profile, seed), editions, jobs,
-                     on_result)
+                     on_result, lambda seat: any(map(wanted, _property_ids(seat))))
 
 
 def _property_results(check: Callable[..., Any], make_engine: MakeEngine, profile: str, seed: int | None,
@@ -109,12 +134,13 @@ def _property_results(check: Callable[..., Any], make_engine: MakeEngine, profil
 
 
 def run_fuzz(make_engine: MakeEngine, editions: list[Edition], n: int, seed: int, out_dir: Path,
-             on_result: Callable[[Result], None], jobs: int = 1) -> list[Result]:
+             on_result: Callable[[Result], None], jobs: int = 1,
+             wanted: Wanted = lambda result_id: True) -> list[Result]:
     """A differential fuzzing campaign of `n` games per edition and player count, as results (in
     `jobs` processes)."""
     fuzz = _function("llcheck.fuzz", "run_fuzz", "--fuzz")
     return _campaign(functools.partial(_fuzz_results, fuzz, make_engine, n, seed, out_dir), editions, jobs,
-                     on_result)
+                     on_result, lambda seat: wanted(_fuzz_id(seat)))
 
 
 def _fuzz_results(fuzz: Callable[..., Any], make_engine: MakeEngine, n: int, seed: int, out_dir: Path,
@@ -122,7 +148,7 @@ def _fuzz_results(fuzz: Callable[..., Any], make_engine: MakeEngine, n: int, see
     spec, players = seat
     edition = spec.id
     began = time.perf_counter()
-    case_id = f"fuzz/{edition}/{players}p"
+    case_id = _fuzz_id(seat)
     try:
         found = fuzz(make_engine, spec, players, n, seed, out_dir)
         saved = getattr(found, "saved", None)

@@ -3,6 +3,7 @@ engine diverged and how to replay it, verdicts per clause and per tag, and the t
 
 from __future__ import annotations
 
+import shlex
 from collections import Counter
 
 from ..engines.pipes import escape_controls
@@ -25,6 +26,9 @@ from .results import (
 WIDTH = 160
 """Expected and actual values longer than this are shortened (the JSON report keeps them whole)."""
 
+QUOTED_CLAUSES = 8
+"""A failed case naming more clauses than this (a whole recorded game) has them counted, not quoted."""
+
 LABELS = {FAILED: "FAILED", ERRORED: "ERRORED", UNEXPECTED_PASS: "UNEXPECTED PASS",
           KNOWN_FAILURE: "known failure", SKIPPED: "skipped"}
 
@@ -43,7 +47,11 @@ def failure(result: Result) -> list[str]:
     lines = [f"{LABELS.get(result.status, result.status)} {result.id}{where}"]
     if result.description:
         lines.append(f"  {result.description}")
-    lines += [f"  clause {c}: {clause_quote(c)}" for c in result.clauses]
+    if result.file and len(result.clauses) > QUOTED_CLAUSES:
+        lines.append(f"  clauses: {len(result.clauses)} (llcheck cases --show {shlex.quote(result.id)} "
+                     "quotes them)")
+    else:
+        lines += [f"  clause {c}: {clause_quote(c)}" for c in result.clauses]
     if result.file:
         lines.append(f"  case: {result.file}")
     if result.known_failure and result.status == UNEXPECTED_PASS:
@@ -90,11 +98,32 @@ def text_report(report: Report, quiet: bool = False) -> str:
     if known:
         lines += ["", "known failures (still failing, as listed):"]
         lines += [f"  {r.id}: {r.known_failure}" for r in known]
+    lines += campaigns(report.results)
     if not quiet:
         lines += [""] + _table("clause", by_key(report.results, "clauses"))
         lines += [""] + _table("tag", by_key(report.results, "tags"))
     lines += ["", totals(report)]
     return "\n".join(escape_controls(line) for line in lines)
+
+
+def campaigns(results: list[Result]) -> list[str]:
+    """What the property and fuzzing runs that passed covered (a failure is shown in full above)."""
+    lines = []
+    properties = [r for r in results if r.kind == "property"]
+    if properties:
+        good = sum(r.status == PASSED for r in properties)
+        names = {r.id.split("/")[1] for r in properties} - {"all"}
+        counts: dict[str, set[int]] = {}
+        for r in properties:
+            counts.setdefault(r.edition, set()).add(r.players or 0)
+        where = "; ".join(f"{e} with {', '.join(map(str, sorted(n)))} players" for e, n in counts.items())
+        lines += ["", f"properties: {good} of {len(properties)} passed ({len(names)} properties, "
+                      f"for {where})"]
+    fuzz = [r for r in results if r.kind == "fuzz" and r.status == PASSED]
+    if fuzz:
+        lines += ["", "fuzzing, passed (games start from chosen tokens, most last a round or two):"]
+        lines += [f"  {r.id}: {r.message}" for r in fuzz]
+    return lines
 
 
 def totals(report: Report) -> str:
