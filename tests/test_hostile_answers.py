@@ -13,7 +13,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llcheck.engines import Engine, Hello, Reply
+from llcheck.engines import Engine, Hello, ReferenceEngine, Reply
 from llcheck.engines.base import CAPABILITIES
 from llcheck.harness.cases import load_corpus
 from llcheck.harness.junit import junit_xml
@@ -80,3 +80,19 @@ def test_absurd_answers_are_compared_and_reported_without_a_harness_error(case, 
     assert text.splitlines()[-1].startswith(f"{int(result.status == 'passed')} passed")
     assert not [c for c in text if c != "\n" and (unicodedata.category(c) == "Cc" or c in BIDI)]
     junit_xml(report)
+
+
+def test_a_huge_value_is_shortened_in_every_line_of_the_report():
+    """A round number of 400 digits must not flood the one-line difference."""
+
+    class Huge(ReferenceEngine):
+        def start(self, edition, players, deck, first_player=0, tokens=None):
+            reply = super().start(edition, players, deck, first_player, tokens)
+            return Reply(True, reply.events, {**reply.state, "round": 10 ** 400})
+
+    case = next(c for c in load_corpus() if c.status == "golden" and c.edition == "classic")
+    engine = Huge()
+    result = run_case(engine, case)
+    text = text_report(Report(RunInfo("huge", engine.hello, {}), [result], 0.1))
+    assert result.status == "failed" and "0" * 400 not in text
+    assert max(map(len, text.splitlines())) < 600

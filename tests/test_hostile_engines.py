@@ -71,6 +71,8 @@ OUTCOMES = [
     ("not an object", zoo("bad_answer.py", "not-an-object"), [], 1, errored_all(
         'the answer to start (request 2) is unusable: a message must be a JSON object, not an array: '
         '"[1, 2, 3]"')),
+    ("error not a string", zoo("bad_answer.py", "error-object"), [], 1, errored_all(
+        [f'engine error on start (request {n}): (not a string) {{"code": 7}}' for n in (2, 3, 4)])),
     ("no ok", zoo("bad_answer.py", "no-ok"), [], 1, errored_all(
         'the answer to start (request 2) has no "ok": true or false')),
     ("breaks the schema", zoo("bad_answer.py", "schema"), [], 1, errored_all(

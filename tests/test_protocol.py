@@ -283,3 +283,9 @@ def test_check_drives_serve_through_premium_cases_with_every_answer_validated(ca
     assert "via python -m llcheck serve" in out
     passed = re.search(r"(\d+) passed, 0 failed, 0 errored, 0 skipped", out)
     assert passed and int(passed.group(1)) >= 20, out[-500:]
+
+
+@pytest.mark.parametrize("field, value", [("state", None), ("events", [])])
+def test_a_field_a_refused_reply_may_not_carry_is_named(field, value):
+    reply = {"id": 2, "ok": True, "accepted": False, "reason": "no", field: value}
+    assert schema_problem(reply, "response_apply") == f"{field}: field not allowed here"

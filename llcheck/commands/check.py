@@ -67,7 +67,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                             "and --fuzz against the reference engine playing that file")
     cases.add_argument("--status", action="append", choices=STATUSES, metavar="FOLDER",
                        help=f"corpus folders to run (default: {', '.join(DEFAULT_GROUPS)}; "
-                            f"choices: {', '.join(STATUSES)})")
+                            f"choices: {', '.join(STATUSES)}); the disputed cases of different rulebook "
+                            "readings contradict each other, so no engine passes them all: pick one "
+                            "reading with --assume, or read the results per reading")
     cases.add_argument("--assume", metavar="READING",
                        help="run the disputed cases that follow this rulebook reading")
     cases.add_argument("--run", action="append", default=[], dest="only", metavar="GLOB",

@@ -14,6 +14,7 @@ checked against the published schema.
 from __future__ import annotations
 
 import contextlib
+import json
 import shlex
 import signal
 import subprocess
@@ -192,7 +193,7 @@ class SubprocessEngine(Engine):
         ok = answer.get("ok")
         if ok is False:
             error = answer.get("error")
-            text = error if isinstance(error, str) else repr(error)
+            text = error if isinstance(error, str) else f"(not a string) {json.dumps(error)[:200]}"
             raise EngineFailure(printable(f"engine error on {what}: {text}", MESSAGE_LIMIT))
         if ok is not True:
             raise self._lost(f"the answer to {what} has no \"ok\": true or false")

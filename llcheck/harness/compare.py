@@ -29,6 +29,11 @@ def same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+DETAIL = 240
+"""Values quoted in a one-line difference are shortened to this many characters (reports keep the
+whole expected and actual values)."""
+
+
 def without_clauses(events: list[Any]) -> list[Any]:
     """Events with their `clause` annotations removed."""
     return [{k: v for k, v in e.items() if k != "clause"} if isinstance(e, dict) else e for e in events]
@@ -39,11 +44,11 @@ def events_detail(expected: list[Any], actual: list[Any]) -> str | None:
     want, got = without_clauses(expected), without_clauses(actual)
     for index, (a, b) in enumerate(zip(want, got, strict=False)):
         if not same(a, b):
-            return f"event {index + 1}: expected {compact(a)}, got {compact(b)}"
+            return f"event {index + 1}: expected {compact(a, DETAIL)}, got {compact(b, DETAIL)}"
     if len(want) > len(got):
-        return f"expected {len(want)} events, got {len(got)}; missing: {compact(want[len(got)])}"
+        return f"expected {len(want)} events, got {len(got)}; missing: {compact(want[len(got)], DETAIL)}"
     if len(got) > len(want):
-        return f"expected {len(want)} events, got {len(got)}; extra: {compact(got[len(want)])}"
+        return f"expected {len(want)} events, got {len(got)}; extra: {compact(got[len(want)], DETAIL)}"
     return None
 
 
@@ -54,8 +59,8 @@ def value_detail(expected: Any, actual: Any) -> str | None:
     if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
         for index, (a, b) in enumerate(zip(expected, actual, strict=True)):
             if not same(a, b):
-                return f"at [{index}]: expected {compact(a)}, got {compact(b)}"
-    return f"expected {compact(expected)}, got {compact(actual)}"
+                return f"at [{index}]: expected {compact(a, DETAIL)}, got {compact(b, DETAIL)}"
+    return f"expected {compact(expected, DETAIL)}, got {compact(actual, DETAIL)}"
 
 
 def partial_difference(expected: dict[str, Any], actual: dict[str, Any],

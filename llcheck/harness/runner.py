@@ -151,7 +151,7 @@ class _Play:
                 raise _Diverged(Divergence(number, index, "action accepted", "refused", "accepted",
                                            "the engine accepted an action the rules forbid", action))
             after = self.engine.state()
-            self._partial(self.state, after, "state after a refusal", number, index, action)
+            self._partial(self.state, after, "state", number, index, action, after_refusal=True)
             return
         if not reply.accepted:
             raise _Diverged(Divergence(number, index, "action refused", "accepted", _refusal(reply),
@@ -181,11 +181,12 @@ class _Play:
                 self._partial(partial, view, f"view {seat}", number, index, action, log_key="log")
 
     def _partial(self, expected: Json, actual: Json, name: str, number: int | None, index: int,
-                 action: Json | None, log_key: str | None = None) -> None:
+                 action: Json | None, log_key: str | None = None, after_refusal: bool = False) -> None:
         found = partial_difference(expected, actual, log_key)
         if found is not None:
             key, got, detail = found
-            raise _Diverged(Divergence(number, index if number is not None else None, f"{name}.{key}",
+            what = f"{name}.{key}" + (" (changed by a refused action)" if after_refusal else "")
+            raise _Diverged(Divergence(number, index if number is not None else None, what,
                                        expected[key], None if got is MISSING else got, detail, action))
 
 

@@ -35,15 +35,24 @@ def _validator(definition: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"})
 
 
-def _describe(error: ValidationError) -> str:
+def _describe(error: ValidationError, message: Any) -> str:
     error = most_specific(error)
-    where = pointer_text(tuple(error.absolute_path))
+    path = tuple(error.absolute_path)
     if error.validator in ("additionalProperties", "unevaluatedProperties"):
         names = re.findall(r"'([^']*)'", error.message.partition("(")[2]) or ["?"]
-        return f"{where}: unexpected field {', '.join(repr(n) for n in names)}"
-    if error.validator == "false":
-        return f"{where}: field not allowed here"
-    return f"{where}: {error.message}"
+        return f"{pointer_text(path)}: unexpected field {', '.join(repr(n) for n in names)}"
+    if error.validator in ("false", None) and error.message.startswith("False schema"):
+        return f"{pointer_text(path + _forbidden(message, path, error.instance))}: field not allowed here"
+    return f"{pointer_text(path)}: {error.message}"
+
+
+def _forbidden(message: Any, path: tuple[Any, ...], value: Any) -> tuple[str, ...]:
+    """The field a `false` property schema refused: jsonschema leaves its name out of the error's
+    path, so it is the one field of the object at `path` holding the refused value (if only one does)."""
+    for part in path:
+        message = message[part]
+    fields = [key for key, held in message.items() if held == value] if isinstance(message, dict) else []
+    return (fields[0],) if len(fields) == 1 else ()
 
 
 @cache
@@ -66,7 +75,7 @@ def schema_problem(message: Any, definition: str) -> str | None:
     if fast is not None and fast.is_valid(message):
         return None
     errors = sorted(_validator(definition).iter_errors(message), key=_position)
-    return _describe(errors[0]) if errors else None
+    return _describe(errors[0], message) if errors else None
 
 
 def _position(error: ValidationError) -> list[tuple[int, int | str]]:

@@ -3,7 +3,8 @@
 not-json, truncated (then exits), not-an-object, no-ok, schema (events is not an array), nan,
 deep (nested 100,000 times), huge-number (5,000 digits), bad-utf8, huge-line (100 MB),
 stale (answers hello twice, so its answer to start is the second answer to hello),
-controls (an error answer full of terminal escapes, 10,000 characters long).
+controls (an error answer full of terminal escapes, 10,000 characters long), error-object (an
+error answer whose error is an object, not a message).
 """
 
 import json
@@ -32,6 +33,8 @@ def answer(kind: str, request: wire.Json) -> bytes:
         return b'{"id": ' + str(number).encode() + b', "ok": true, "n": 1' + b"0" * 5000 + b"}\n"
     if kind == "bad-utf8":
         return b'{"id": ' + str(number).encode() + b', "ok": false, "error": "caf\xe9"}\n'
+    if kind == "error-object":
+        return json.dumps({"id": number, "ok": False, "error": {"code": 7}}).encode() + b"\n"
     if kind == "controls":
         error = "\x1b[2J\x1b[31mboom\x07\nsecond line\r" + "x" * 10_000
         return json.dumps({"id": number, "ok": False, "error": error}).encode() + b"\n"
