@@ -152,7 +152,9 @@ def _fuzz_results(fuzz: Callable[..., Any], make_engine: MakeEngine, n: int, see
     try:
         found = fuzz(make_engine, spec, players, n, seed, out_dir)
         saved = getattr(found, "saved", None)
-        message = " ".join(str(found.message).split())
+        lines = [line for line in str(found.message).splitlines()
+                 if not line.startswith("replay: ")]  # the replay is the result's replay_case
+        message = "; ".join(" ".join(line.split()) for line in lines)
         if saved and str(saved) not in message:
             message += f" (saved to {saved})"
         result = Result(case_id, _status(found.status), kind="fuzz", group="fuzz", edition=edition,
