@@ -90,7 +90,8 @@ def test_an_action_refused_by_mistake_shows_the_reason_and_clause(fixture_cases)
 
 def test_a_refusal_must_leave_the_state_unchanged(fixture_cases):
     d = divergence(adapters.TokensMoveOnRefusal(), fixture_cases["runner/refusals"])
-    assert (d.step, d.what, d.expected, d.actual) == (1, "state.tokens (changed by a refused action)", [0, 0], [1, 0])
+    assert (d.step, d.what) == (1, "state.tokens (changed by a refused action)")
+    assert (d.expected, d.actual) == ([0, 0], [1, 0])
 
 
 def test_a_deck_that_must_be_refused_but_is_dealt(fixture_cases):
