@@ -333,7 +333,9 @@ class _Session:
         self.baselines = baselines
         self.files = files or {}
         """The editions given as spec files, by the --edition value naming them."""
-        self.replay = _Replay(args, {spec.id: path for path, spec in (files or {}).items()})
+        self.paths = {spec.id: path for path, spec in self.files.items()}
+        """The same files, by edition id (what replay and record commands name)."""
+        self.replay = _Replay(args, self.paths)
         self.selection = Selection(run=args.only, skip=args.skip)
         self.results: list[Result] = []
         self.usage_error: UsageError | None = None
@@ -382,8 +384,7 @@ class _Session:
         else:
             code = exitcodes.OK if Tally.of(results).ok else exitcodes.FAILED
         report = Report(self.info, results, seconds, interrupted, code)
-        record = baseline_report.record_command(self.info.impl, engine_options.given(self.args),
-                                                {spec.id: path for path, spec in self.files.items()})
+        record = baseline_report.record_command(self.info.impl, engine_options.given(self.args), self.paths)
         if self.baselines is not None:
             report.exit_code = code = self.baselines.exit_code(code)
             report.baseline = baseline_report.to_json(self.baselines.files, self.replay.base, record)

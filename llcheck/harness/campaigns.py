@@ -76,9 +76,13 @@ def _fuzz_id(seat: Seat) -> str:
     return f"fuzz/{seat[0].id}/{seat[1]}p"
 
 
+def _property_id(name: str, seat: Seat) -> str:
+    return f"property/{name}/{seat[0].id}/{seat[1]}p"
+
+
 def _property_ids(seat: Seat) -> list[str]:
     names = _function("llcheck.properties", "property_names", "--properties")()
-    return [f"property/{name}/{seat[0].id}/{seat[1]}p" for name in [*names, "all"]]
+    return [_property_id(name, seat) for name in [*names, "all"]]
 
 
 def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], jobs: int,
@@ -122,11 +126,11 @@ def _property_results(check: Callable[..., Any], make_engine: MakeEngine, profil
     except UsageError:
         raise
     except Exception as exc:  # a campaign that breaks is reported, the run goes on
-        return [Result(f"property/all/{edition}/{players}p", ERRORED, kind="property", group="property",
+        return [Result(_property_id("all", seat), ERRORED, kind="property", group="property",
                        edition=edition, players=players, seconds=time.perf_counter() - began,
                        message=f"the properties raised {type(exc).__name__}: {exc}")]
     seconds = (time.perf_counter() - began) / max(1, len(found))
-    return [Result(f"property/{item.name}/{edition}/{players}p", _status(item.status), kind="property",
+    return [Result(_property_id(item.name, seat), _status(item.status), kind="property",
                    group="property", edition=edition, players=players,
                    description=getattr(item, "description", None) or f"property {item.name}",
                    message=" ".join(str(item.message).split()), seconds=seconds, replay_case=item.replay)

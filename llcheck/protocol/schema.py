@@ -41,7 +41,7 @@ def _describe(error: ValidationError, message: Any) -> str:
     if error.validator in ("additionalProperties", "unevaluatedProperties"):
         names = re.findall(r"'([^']*)'", error.message.partition("(")[2]) or ["?"]
         return f"{pointer_text(path)}: unexpected field {', '.join(repr(n) for n in names)}"
-    if error.validator in ("false", None) and error.message.startswith("False schema"):
+    if error.message.startswith("False schema"):  # a `false` subschema: jsonschema gives no validator
         return f"{pointer_text(path + _forbidden(message, path, error.instance))}: field not allowed here"
     return f"{pointer_text(path)}: {error.message}"
 

@@ -200,22 +200,18 @@ class Game(Effects):
     def _begin_turn(self, player: int) -> None:
         self.current = player
         self.phase = PLAYING
-        log, deck, tables = self.log, self.deck, self.tables
+        log = self.log
         log.append({"type": "turn", "player": player})
         if self.protected[player] is not None:
             self.protected[player] = None
             log.append({"type": "unprotect", "player": player})
-        rule = tables.general["turn_draw"]
+        rule = self.tables.general["turn_draw"]
         rule.need()
-        if not deck:
+        if not self.deck:
             raise RuleGapError(rule.id, f"player {player} starts a turn with an empty deck")
-        card = deck.pop()
-        self.hands[player].append(card)
-        log.append({"type": "draw", "player": player, "card": tables.names[card], "from": "deck"})
-        if tables.hand_limits:
-            self.check_hand_total(player)
-            if not self.alive[player] and self.phase is PLAYING:  # out before playing: the turn is over
-                self._end_turn()
+        self.draw(player, None, rule.id)
+        if not self.alive[player] and self.phase is PLAYING:  # out by their draw: the turn is over
+            self._end_turn()
 
     def _end_turn(self) -> None:
         self.turns += 1
