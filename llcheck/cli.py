@@ -7,9 +7,13 @@ Each subcommand lives in `llcheck.commands.<name>` and provides `add_arguments(p
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from types import FrameType
 from typing import NoReturn
 
 from loveletter_ref.errors import EngineError, SpecError
@@ -59,8 +63,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if extra:  # named after the subcommand, not after llcheck as argparse would
         parser.prog = f"llcheck {args.command}"
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    _plain_streams()
     try:
-        return int(args.run(args))
+        with _stop_signals_interrupt():
+            return int(args.run(args))
     except SpecError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
@@ -74,3 +80,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stderr.close()
         return exitcodes.OK
+
+
+def _plain_streams() -> None:
+    """Characters the terminal's encoding lacks are escaped, not a crash (LC_ALL=C, say)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+@contextlib.contextmanager
+def _stop_signals_interrupt() -> Iterator[None]:
+    """SIGTERM and SIGHUP stop any command as Ctrl-C does (exit code 130, results kept where the
+    command keeps them), unless they are ignored (nohup). `check` installs finer handlers of its own."""
+    saved = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in ("SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)
+            if number is not None and signal.getsignal(number) is signal.SIG_DFL:
+                saved[number] = signal.signal(number, _interrupt)
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+
+
+def _interrupt(number: int, frame: FrameType | None) -> NoReturn:
+    raise KeyboardInterrupt

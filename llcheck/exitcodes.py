@@ -7,7 +7,8 @@ FAILED = 1
 BAD_INPUT = 2
 """Bad usage or bad input: a wrong argument, an invalid spec or case file."""
 ENGINE = 3
-"""The engine under test could not be started or talked to."""
+"""The engine under test could not be started or talked to (`check`: also restarted, so that cases
+were not run, when none failed on the rules; docs/ci.md gives the order)."""
 BASELINE_CHANGED = 4
 """(check --baseline) the engine conforms but behaves differently from its baseline."""
 INTERRUPTED = 130

@@ -27,7 +27,8 @@ from loveletter_ref.paths import conformance_dir
 from loveletter_ref.spec import Edition, load_spec
 from loveletter_ref.spec.schema import pointer_text, validator_for
 
-from .engines.base import Engine, Json
+from .engines.base import Engine, EngineFailure, Json, Reply
+from .harness.compare import comparable
 
 TERMINAL_PHASES = ("round_over", "game_over")
 """Phases in which the round has ended: a node in one of them has no children."""
@@ -181,7 +182,8 @@ class EngineTree:
         if self.at == node:
             return
         deal = self.deal
-        reply = self.engine.start(deal.edition, deal.players, list(deal.deck), deal.first_player)
+        reply = _reply("start", self.engine.start(deal.edition, deal.players, list(deal.deck),
+                                                  deal.first_player))
         if not reply.accepted:
             raise PerftError(f"{self.engine.hello.name} refused the deal: {reply.reason}")
         self.at = ()
@@ -190,18 +192,27 @@ class EngineTree:
 
     def _apply(self, action: Json) -> Json:
         assert self.at is not None
-        reply = self.engine.apply(action)
+        reply = _reply("apply", self.engine.apply(action))
         if not reply.accepted:
             path = " / ".join(action_key(a) for a in self.at + (action,))
             self.at = None
             raise PerftError(f"{self.engine.hello.name} lists {action_key(action)} as legal but "
                              f"refuses it ({reply.reason}); path: {path}")
         self.at = self.at + (action,)
-        return reply.state if reply.state is not None else self.engine.state()
+        state = reply.state if reply.state is not None else self.engine.state()
+        if not isinstance(state, dict):
+            raise EngineFailure(f"the engine's state is not an object (got {type(state).__name__})")
+        return state
 
     def actions(self, node: tuple[Json, ...]) -> list[Json]:
+        """The engine's legal actions, without the keys the formats do not define (which are
+        neither compared nor sent back)."""
         self._goto(node)
-        return self.engine.legal_actions()
+        actions = self.engine.legal_actions()
+        if not isinstance(actions, list) or not all(isinstance(action, dict) for action in actions):
+            raise EngineFailure(f"the engine's legal actions are not a list of action objects (got "
+                                f"{type(actions).__name__})")
+        return [comparable("action", action) for action in actions]
 
     def play(self, node: tuple[Json, ...], action: Json) -> tuple[tuple[Json, ...], str | None]:
         self._goto(node)
@@ -212,6 +223,14 @@ class EngineTree:
 
     def as_json(self, action: Json) -> Json:
         return action
+
+
+def _reply(request: str, reply: Any) -> Reply:
+    """An in-process engine's answer to `request`, when it is a Reply (EngineFailure if not)."""
+    if not isinstance(reply, Reply):
+        raise EngineFailure(f"the engine's answer to {request} is not an llcheck.engines.Reply (got "
+                            f"{type(reply).__name__})")
+    return reply
 
 
 def count(tree: Tree[N, A], node: N, depth: int) -> list[Level]:
@@ -255,6 +274,15 @@ def divide(tree: Tree[N, A], depth: int) -> list[Branch[A]]:
         as_json = tree.as_json(action)
         out.append(Branch(action, action_key(as_json), action_label(as_json), [first, *below]))
     return out
+
+
+def total(branches: list[Branch[Any]], depth: int) -> list[Level]:
+    """The counts at depths 1..`depth` of a divide, summed over its first moves."""
+    levels = [Level() for _ in range(depth)]
+    for branch in branches:
+        for row, level in zip(levels, branch.levels, strict=True):
+            row.add(level)
+    return levels
 
 
 def perft(tree: Tree[N, A], depth: int) -> list[Level]:
@@ -325,27 +353,41 @@ def first_difference(expected: Sequence[Level], actual: Sequence[Level]) -> int 
 
 
 def compare(engine: Engine, deal: Deal, depth: int, expected: list[Level] | None = None,
-            edition: Edition | None = None) -> Comparison:
+            edition: Edition | None = None, split: bool = False) -> Comparison:
     """Count `deal` on `engine` and on the reference (or take `expected`), and explain a difference.
 
     On a difference first found at depth n, the divides of both trees at depth n are kept
     (each first move with the counts below it, so the implementer sees which move diverges),
     and the walk goes down the differing moves to the first node where the legal actions or a
-    move's outcome differ.
+    move's outcome differ. With `split` (and no `expected`), both are counted by divide at
+    `depth`, so that a match keeps the divides too (equal totals from differing first moves are
+    a difference at `depth`).
     """
     reference = ReferenceTree(deal, edition)
-    wanted = expected if expected is not None else perft(reference, depth)
     tested = EngineTree(engine, deal)
-    got = perft(tested, depth)
+    if split and expected is None:
+        ours, theirs = divide(reference, depth), divide(tested, depth)
+        wanted, got = total(ours, depth), total(theirs, depth)
+    else:
+        wanted = expected if expected is not None else perft(reference, depth)
+        got = perft(tested, depth)
     at = first_difference(wanted[:depth], got)
+    if at is None and split and expected is None and _by_move(ours) != _by_move(theirs):
+        at = depth
     result = Comparison(deal, depth, wanted[:depth], got, at)
     if at is None:
+        if split and expected is None:
+            result.divide_depth, result.reference_divide, result.engine_divide = depth, ours, theirs
         return result
     result.divide_depth = at
     result.reference_divide = divide(reference, at)
     result.engine_divide = divide(tested, at)
     result.divergence = locate(reference, tested, at)
     return result
+
+
+def _by_move(branches: list[Branch[Any]]) -> dict[str, list[Level]]:
+    return {branch.key: branch.levels for branch in branches}
 
 
 def locate(reference: Tree[Any, Any], tested: Tree[Any, Any], depth: int) -> Divergence | None:

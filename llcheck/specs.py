@@ -18,6 +18,34 @@ def parse_choices(items: list[str] | None) -> dict[str, int]:
     return out
 
 
+def version_choices(names: list[str], choices: dict[str, int]) -> list[dict[str, int]]:
+    """For each spec named, the `--version-of` choices it takes (by clause key; a clause may also
+    be given by its full id): every contradicted clause so named. UsageError for a choice no
+    spec takes, or a version a clause does not have."""
+    out: list[dict[str, int]] = []
+    taken: set[str] = set()
+    contradicted: set[str] = set()
+    for name in names:
+        spec = load_spec(name)
+        mine: dict[str, int] = {}
+        for given, index in choices.items():
+            clause = spec.clause_by_key(given.removeprefix(spec.prefix + "."))
+            if clause is None or not clause.versions:
+                continue
+            if index >= len(clause.versions):
+                raise UsageError(f"--version-of {given}: {spec.id}'s {clause.key} has {len(clause.versions)} "
+                                 f"versions, not {index + 1}")
+            mine[clause.key] = index
+            taken.add(given)
+        contradicted.update(c.key for c in spec.clauses.values() if c.versions)
+        out.append(mine)
+    for given in choices:
+        if given not in taken:
+            raise UsageError(f"--version-of {given}: no spec given contradicts itself on that clause "
+                             f"(contradicted: {', '.join(sorted(contradicted)) or 'none'})")
+    return out
+
+
 def edition_arg(name: str, choices: dict[str, int] | None = None) -> Edition:
     """Load an edition or reading given by bundled id or path (SpecError on problems)."""
     return load_spec(name, choices)

@@ -40,6 +40,27 @@ def in_workers(work: Callable[[Item], Answer], items: Sequence[Item], jobs: int,
             yield pending[i].get()
 
 
+def as_done(work: Callable[[Item], Answer], items: Sequence[Item], jobs: int, *,
+            first: Callable[[Item], Any] | None = None,
+            cleanup: Callable[[], None] | None = None) -> Iterator[tuple[int, Answer]]:
+    """`(index, work(item))` for every item, as each one finishes: as `in_workers`, but an answer
+    is handed over as soon as it exists instead of after every item before it (so that a run
+    stopped midway keeps all it finished). With one job or one item, in the items' order."""
+    if jobs <= 1 or len(items) <= 1:
+        for index, item in enumerate(items):
+            yield index, work(item)
+        return
+    order = sorted(range(len(items)), key=lambda i: first(items[i])) if first else range(len(items))
+    with _pool(min(jobs, len(items)), cleanup) as pool:  # leaving it ends the workers, also on Ctrl-C
+        pending = {i: pool.apply_async(work, (items[i],)) for i in order}
+        while pending:
+            finished = [i for i, answer in pending.items() if answer.ready()]
+            if not finished:  # a bounded wait, so that a stop signal is handled at once
+                next(iter(pending.values())).wait(0.05)
+            for i in finished:
+                yield i, pending.pop(i).get()
+
+
 def _pool(processes: int, cleanup: Callable[[], None] | None) -> Pool:
     """Worker processes: forked where that is safe (they start at once, with this process's
     modules), spawned elsewhere."""

@@ -25,11 +25,10 @@ def conformance_dir() -> Path:
 
 
 def rulebooks_dir() -> Path | None:
-    """The shared rulebooks folder: $LLCHECK_RULEBOOKS, else ../shared/rulebooks next to the checkout."""
+    """The shared rulebooks folder: $LLCHECK_RULEBOOKS when set (whether or not it exists: the
+    quote checks report a missing one), else ../shared/rulebooks next to the checkout if present."""
     env = os.environ.get("LLCHECK_RULEBOOKS")
-    candidates = [Path(env)] if env else []
-    candidates.append(data_root().parent / "shared" / "rulebooks")
-    for candidate in candidates:
-        if candidate.is_dir():
-            return candidate
-    return None
+    if env:
+        return Path(env)
+    shared = data_root().parent / "shared" / "rulebooks"
+    return shared if shared.is_dir() else None

@@ -126,3 +126,33 @@ class NotAnEngine:
 def cannot_start() -> Engine:
     """A factory whose engine fails to start."""
     raise EngineFailure("the license server is down")
+
+
+class ExtraKeys(ReferenceEngine):
+    """Adds keys the formats do not define to its states, events, views and legal actions."""
+
+    def _more(self, reply: Reply) -> Reply:
+        if reply.accepted:
+            reply.events = [{**e, "seq": n} for n, e in enumerate(reply.events)]
+            reply.state = {**(reply.state or self.state()), "debug": True}
+        return reply
+
+    def start(self, edition: str, players: int, deck: Sequence[str], first_player: int = 0,
+              tokens: Sequence[int] | None = None) -> Reply:
+        return self._more(super().start(edition, players, deck, first_player, tokens))
+
+    def next_round(self, deck: Sequence[str]) -> Reply:
+        return self._more(super().next_round(deck))
+
+    def apply(self, action: dict) -> Reply:
+        return self._more(super().apply({k: v for k, v in action.items() if k != "weight"}))
+
+    def state(self) -> dict:
+        return {**super().state(), "debug": True}
+
+    def legal_actions(self) -> list[dict]:
+        return [{**a, "weight": 1} for a in super().legal_actions()]
+
+    def view(self, player: int) -> dict:
+        seen = super().view(player)
+        return {**seen, "debug": True, "log": [{**e, "seq": 0} for e in seen["log"]]}

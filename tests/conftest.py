@@ -93,3 +93,14 @@ def keep(card: str, *returned: str) -> Action:
 def types(events: list[dict]) -> list[str]:
     """Event types, in order."""
     return [e["type"] for e in events]
+
+
+def run_llcheck(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Exit code, stdout and stderr of `llcheck ARGS` (argparse's own errors included)."""
+    from llcheck.cli import main
+    try:
+        code = main(list(args))
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 2
+    out, err = capsys.readouterr()
+    return code, out, err

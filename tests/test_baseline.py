@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -301,3 +302,22 @@ def test_record_refuses_what_it_cannot_do(capsys, corpus, tmp_path):
     code, _, err = record(capsys, corpus, out, "reference", "--games", "-1")
     assert (code, err) == (2, "llcheck record: --games must be 0 or more\n")
     assert not out.exists()
+
+
+def test_the_totals_line_does_not_count_the_baseline_replay(capsys, corpus, tmp_path, monkeypatch):
+    """Regression: "97 passed ... in 6.46s" included the 5 s the baseline replay took."""
+    baseline, report = tmp_path / "b.jsonl", tmp_path / "r.json"
+    record(capsys, corpus, baseline)
+    replay = BaselineCheck.run
+
+    def slow(self, *args, **kwargs):
+        time.sleep(1.0)
+        return replay(self, *args, **kwargs)
+
+    monkeypatch.setattr(BaselineCheck, "run", slow)
+    code, out, _ = check(capsys, corpus, baseline, "reference", "--json", str(report))
+    assert code == 0
+    totals = next(line for line in out.splitlines() if line.startswith("8 passed, "))
+    assert float(totals.rsplit(" in ", 1)[1].rstrip("s")) < 1.0
+    data = json.loads(report.read_text())
+    assert data["seconds"] < 1.0

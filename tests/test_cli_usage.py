@@ -8,20 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_llcheck
 
-from llcheck.cli import COMMANDS, main
+from llcheck.cli import COMMANDS
 
 CORPUS = str(Path(__file__).parent / "cases")
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """Exit code, stdout and stderr of `llcheck ARGS` (argparse's own errors included)."""
-    try:
-        code = main(list(args))
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 2
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_llcheck
 
 
 def assert_usage_error(code: int, out: str, err: str, prefix: str) -> None:
@@ -45,9 +39,11 @@ def test_no_or_an_unknown_command(capsys, args):
 BAD = [
     (["check", "--jobs", "two"], "llcheck check: argument --jobs: invalid int value: 'two' "
                                  "(see llcheck check --help)"),
-    (["check", "--timeout", "inf"], "llcheck check: --timeout must be a positive number of seconds"),
-    (["check", "--timeout", "nan"], "llcheck check: --timeout must be a positive number of seconds"),
-    (["check", "--case-timeout", "0"], "llcheck check: --case-timeout must be a positive number of seconds"),
+    (["check", "--timeout", "inf"], "llcheck check: argument --timeout: must be a number of seconds above 0 "
+                                    "and at most 1,000,000, not 'inf'"),
+    (["check", "--timeout", "nan"], "llcheck check: argument --timeout: must be a number of seconds"),
+    (["check", "--case-timeout", "0"], "llcheck check: argument --case-timeout: must be a number of seconds"),
+    (["check", "--timeout", "1e10"], "llcheck check: argument --timeout: must be a number of seconds"),
     (["check", "--engine-env", "NO_EQUALS_SIGN"], "llcheck check: argument --engine-env: expected KEY=VALUE "
                                                   "with KEY a variable name, not 'NO_EQUALS_SIGN'"),
     (["check", "--engine-env", "2X=1"], "llcheck check: argument --engine-env: expected KEY=VALUE with KEY a "
@@ -70,9 +66,23 @@ BAD = [
     (["cases", "--list", "--show", "x"], "llcheck cases: argument --show: not allowed with argument --list"),
     (["perft", "--depth", "deep"], "llcheck perft: argument --depth: invalid int value: 'deep'"),
     (["perft", "--edition", "classic", "--players", "2", "--seed", "1", "--depth", "2", "--timeout", "-1"],
-     "llcheck perft: --timeout must be a positive number of seconds"),
+     "llcheck perft: argument --timeout: must be a number of seconds above 0 and at most 1,000,000, "
+     "not '-1'"),
     (["disputes", "--timeout", "nan", "classic", "z-man-2019"],
-     "llcheck disputes: --timeout must be positive"),
+     "llcheck disputes: argument --timeout: must be a number of seconds above 0 and at most 1,000,000, "
+     "not 'nan'"),
+    (["disputes", "classic", "z-man-2019", "--jobs", "0"], "llcheck disputes: --jobs must be at least 1"),
+    (["probe", "--timeout", "1e308"], "llcheck probe: argument --timeout: must be a number of seconds"),
+    (["record", "--impl", "reference", "--edition", "classic", "--out", "x.jsonl", "--timeout", "inf"],
+     "llcheck record: argument --timeout: must be a number of seconds"),
+    (["simulate", "--edition", "fa-guide", "--players", "2", "--version-of", "setup.deck=7"],
+     "llcheck simulate: --version-of setup.deck: fa-guide's setup.deck has 2 versions, not 7"),
+    (["simulate", "--edition", "classic", "--players", "2", "--version-of", "foo=1"],
+     "llcheck simulate: --version-of foo: no spec given contradicts itself on that clause"),
+    (["probe", "--edition", "fa-guide", "--version-of", "nothing=1"],
+     "llcheck probe: --version-of nothing: no spec given contradicts itself on that clause"),
+    (["show", "--edition", "a" * 300], "a" * 300 + ":1:1: cannot read file: File name too long"),
+    (["validate", "b" * 300], "b" * 300 + ":1:1: cannot read file: File name too long"),
     (["disputes", "a", "b", "c"], "llcheck disputes: give one reading, two specs, or --all"),
 ]
 
@@ -89,3 +99,44 @@ def test_a_real_process_gets_one_line_and_exit_2():
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == ("llcheck check: argument --jobs: invalid int value: '-' "
                              "(see llcheck check --help)\n")
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+@pytest.mark.parametrize(("args", "message"), [
+    (["validate", "/dev/zero"], "/dev/zero:1:1: file is larger than the limit of 2,000,000 bytes"),
+    (["show", "--edition", "/dev/zero"], "/dev/zero:1:1: file is larger than the limit"),
+    (["check", "--baseline", "/dev/zero"], "llcheck check: /dev/zero: file is larger than the limit"),
+    (["check", "--known-failures", "/dev/zero"], "llcheck check: /dev/zero: file is larger than the limit"),
+], ids=["validate", "show", "baseline", "known-failures"])
+def test_an_endless_input_is_refused_at_its_size_limit(capsys, args, message):
+    """A device or a pipe has no size to check first: the readers stop one byte past the limit."""
+    code, out, err = run(capsys, *args)
+    assert_usage_error(code, out, err, message)
+
+
+def test_a_full_clause_id_chooses_a_version_too(capsys):
+    code, out, err = run(capsys, "simulate", "--edition", "fa-guide", "--players", "3", "--games", "1",
+                         "--version-of", "fa-guide.setup.deck=2")
+    assert "--version-of" not in err
+
+
+def test_sigterm_stops_any_command_with_exit_130():
+    """Ctrl-C, SIGTERM and SIGHUP all end a command with 130 (README, exit codes)."""
+    import signal
+    import time
+    process = subprocess.Popen([sys.executable, "-m", "llcheck", "simulate", "--edition", "classic",
+                                "--players", "4", "--games", "100000000", "--seed", "1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert err.strip().splitlines()[-1] == "llcheck simulate: interrupted"
+
+
+def test_a_terminal_that_cannot_show_a_quote_gets_it_escaped():
+    env = {**__import__("os").environ, "PYTHONIOENCODING": "ascii"}
+    result = subprocess.run([sys.executable, "-m", "llcheck", "show", "--edition", "fa-guide", "--quotes"],
+                            capture_output=True, text=True, timeout=60, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "\\u0627" in result.stdout and "Traceback" not in result.stderr

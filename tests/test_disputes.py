@@ -39,7 +39,10 @@ STORED = verdicts(stored())
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(["disputes", *args])
+    try:
+        code = main(["disputes", *args])
+    except SystemExit as exc:  # argparse's own errors
+        code = exc.code if isinstance(exc.code, int) else 2
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -87,7 +90,8 @@ def test_a_legality_difference_ends_with_the_refusal(capsys):
 
 @pytest.mark.parametrize("args", [[], ["classic", "z-man-2019", "fa-guide"], ["--check"],
                                   ["--all", "classic"], ["fa-guide", "--version-of", "round.tie=9"],
-                                  ["fa-guide", "--timeout", "0"]])
+                                  ["fa-guide", "--timeout", "0"], ["fa-guide", "--version-of", "nonsense=1"],
+                                  ["fa-guide", "classic", "--version-of", "baron.tie=1"]])
 def test_bad_usage_is_one_line_and_exit_2(capsys, args):
     code, out, err = run_cli(capsys, *args)
     assert code == 2 and out == ""
@@ -121,3 +125,80 @@ def test_every_stored_verdict_holds(entry, verdict):
     """Observable: both replays end differently and the clause alone accounts for it; silence:
     the game stops on a gap naming it; vacuous: a complete z3 proof is on record."""
     assert problems(verdict) == []
+
+
+def variant_reading(tmp_path: Path, old: str, new: str) -> Path:
+    """The bundled reading nl-2019-classic-variant with one line changed."""
+    text = (ROOT / "spec" / "readings" / "nl-2019-classic-variant.yaml").read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    path = tmp_path / "nl-variant.yaml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
+def audit_verdicts(capsys: pytest.CaptureFixture[str], path: Path) -> dict[str, dict[str, Any]]:
+    code, out, err = run_cli(capsys, str(path), "--json", "--games", "20")
+    assert code == 1, err
+    return {v["clause"]: v for v in json.loads(out)["verdicts"]}
+
+
+def test_a_gap_no_clause_declares_is_reported_once_a_game_reaches_it(capsys, tmp_path):
+    """round.all-eliminated: a Baron tie that knocks both players out can leave nobody in the
+    round; the reading states no rule for it, and the audit says so with a one-round witness."""
+    path = variant_reading(tmp_path, "        on_tie: nothing\n", "        on_tie: both_out\n")
+    verdict = audit_verdicts(capsys, path)["round.all-eliminated"]
+    assert verdict["status"] == "observable"
+    replay = verdict["witness"]["replays"]["nl-2019-classic-variant"]
+    assert ending(load_spec(str(path)), replay) == ("gap", "round.all-eliminated", True)
+    assert len(replay["rounds"]) == 1, "the witness begins at the round of the gap"
+
+
+def test_a_reading_may_declare_the_all_eliminated_silence(capsys, tmp_path):
+    """round.all-eliminated: the id the engine's gap names is one a reading may mark silent."""
+    path = variant_reading(tmp_path, "        on_tie: nothing\n", "        on_tie: both_out\n")
+    text = path.read_text(encoding="utf-8").replace(
+        "  - id: round.tie\n",
+        "  - id: round.all-eliminated\n    silent: \"Nobody says who wins when both are out.\"\n"
+        "  - id: round.tie\n")
+    path.write_text(text, encoding="utf-8")
+    assert main(["validate", str(path)]) == 0
+    capsys.readouterr()
+    verdict = audit_verdicts(capsys, path)["round.all-eliminated"]
+    assert verdict["status"] == "observable"
+    assert "Nobody says who wins" in json.dumps(verdict)
+
+
+def test_a_next_round_rule_whose_open_cases_never_arise_is_proved_vacuous(capsys, tmp_path):
+    """round.next-first leaves out rounds won by several players or by nobody; with a tie rule
+    that neither shares the win nor gives it to nobody, z3 proves no game reaches them (the tie
+    rule's own gap comes first, and its story names the tied hands)."""
+    path = variant_reading(tmp_path, "    tie: [all_win]\n", "    tie: [discard_total]\n")
+    found = audit_verdicts(capsys, path)
+    verdict = found["round.next-first"]
+    assert verdict["status"] == "vacuous" and problems(verdict) == []
+    assert {p["status"] for p in verdict["proof"]} == {"unreachable"}
+    assert all("several or none" in p["query"] for p in verdict["proof"])
+    story = found["round.tie"]["witness"]["story"]
+    assert "still tied after the tie rule (" in story and "discards worth" in story
+    assert "player 1" not in story.split("still tied")[1]
+
+
+def test_next_round_rules_that_differ_only_where_no_game_goes_are_vacuous(tmp_path):
+    """round.next-first: classic says who starts after a shared or winnerless round; a reading
+    whose rounds never end so needs no answer there, and the comparison proves it."""
+    from llcheck.disputes import Budget, compare, comparison_json
+    path = variant_reading(tmp_path, "    tie: [all_win]\n", "    tie: [discard_total]\n")
+    data = comparison_json(compare(open_side(str(path)), open_side("classic"), Budget(games=20), 10.0,
+                                   keys=["round.next-first"], alone=False))
+    verdict = data["verdicts"][0]
+    assert verdict["status"] == "vacuous" and problems(verdict) == []
+    assert "the only cases in which the two rules differ" in verdict["reason"]
+
+
+def test_a_comparison_says_which_version_of_a_contradiction_it_plays(capsys):
+    from llcheck.disputes import Budget, compare, comparison_json, comparison_text
+    a, b = open_side("fa-guide"), open_side("classic")
+    contradicted = sorted(c.key for c in a.edition.clauses.values() if c.versions)
+    text = comparison_text(comparison_json(compare(a, b, Budget(games=5), 5.0, keys=[], alone=False)))
+    for key in contradicted:
+        assert f"fa-guide contradicts itself on {key}: played here in version 1 of 2" in text

@@ -222,3 +222,13 @@ def test_an_action_the_reference_accepts_is_not_sent_as_a_probe():
     illegal = Action("play", next(name for name in spec.names if name not in held))
     assert step.probe(illegal) is True
     assert step.record.rounds[-1][1][-1].probe
+
+
+@pytest.mark.parametrize("n,seed", [(1, 0), (7, 0), (50, 1), (200, 2)])  # (200, 2) takes two runs
+def test_exactly_n_games_are_played(n, seed):
+    """Regression: `--fuzz 200` played 192 games and `--fuzz 7` ten (games of hypothesis's simplest
+    example, and every game of horizon 0, were left uncounted but not made up for)."""
+    result = run_fuzz(ReferenceEngine, "classic", 2, n, seed, None)
+    assert result.status == "pass", result.message
+    assert result.games == n
+    assert result.message.startswith(f"no difference in {n} game{'s' if n > 1 else ''} (")

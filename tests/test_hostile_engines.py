@@ -178,10 +178,11 @@ def test_the_whole_zoo_in_one_run_reports_every_case_and_leaves_nothing(tmp_path
                "--engine-env", f"ZOO_TOKEN={token}", "--engine-env", f"ZOO_PLAN={','.join(plan)}",
                "--engine-env", f"ZOO_COUNTER={tmp_path / 'starts'}"]
     run = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 1, run.stderr
     assert "Traceback" not in run.stdout + run.stderr
     lines = [json.loads(line) for line in stream.read_text().splitlines()]
     results = [line for line in lines if line["type"] == "result"]
+    not_run = any(r["message"].startswith("not run: ") for r in results)  # two failed restarts in a row
+    assert run.returncode == (3 if not_run else 1), run.stderr
     assert len(results) == lines[-1]["summary"]["total"] == 15
     assert {r["status"] for r in results} <= {"passed", "errored", "skipped"}
     assert all(r["message"] and "\n" not in r["message"] for r in results if r["status"] == "errored")

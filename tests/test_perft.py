@@ -201,6 +201,19 @@ def test_cli_counts_and_divides(capsys):
     assert "divide: each first move with perft(1)" in out and "Guard on 1 naming Priest" in out
 
 
+def test_cli_with_an_engine_that_matches_prints_its_counts_and_divide(capsys):
+    """Regression: `--impl` with `--divide` printed only "perft matches the reference to depth 2"."""
+    argv = ["perft", "--edition", "classic", "--players", "3", "--seed", "5", "--depth", "2", "--divide"]
+    assert main(argv) == 0
+    alone = capsys.readouterr().out
+    assert main([*argv, "--impl", "python:adapters:ExtraKeys"]) == 0
+    out = capsys.readouterr().out
+    assert out == alone + "perft matches the reference to depth 2\n"
+    assert main([*argv, "--impl", "reference", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["ok"] and len(data["divide"]) == data["engine"][0]["nodes"]
+
+
 def test_cli_json_matches_the_library(capsys):
     assert main(["perft", "--edition", "classic", "--players", "2", "--seed", "3", "--depth", "3",
                  "--json"]) == 0

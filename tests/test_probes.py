@@ -182,10 +182,13 @@ def test_probe_command_json(capsys):
 @pytest.mark.parametrize("argv, message", [
     (["--query", "no-such-query"], "no probe query 'no-such-query'"),
     (["--players", "9"], "classic is for 2-4 players, not 9"),
-    (["--timeout", "0"], "--timeout must be positive"),
+    (["--timeout", "0"], "argument --timeout: must be a number of seconds above 0"),
 ])
 def test_probe_command_refuses_bad_arguments_in_one_line(capsys, argv, message):
-    code = main(["probe", "--edition", "classic", *argv])
+    try:
+        code = main(["probe", "--edition", "classic", *argv])
+    except SystemExit as exc:  # argparse's own errors
+        code = exc.code
     err = capsys.readouterr().err
     assert code == 2
     assert err.count("\n") == 1 and message in err

@@ -62,6 +62,8 @@ def test_every_message_both_ways_follows_the_schema(tmp_path):
     (b'{"id": 5, "op": "state"}', {"id": 5, "ok": False, "error": "the first request must be hello"}),
     (b'{"id": 6, "op": "hello", "protocol": "2"}',
      {"id": 6, "ok": False, "error": "this engine speaks protocol '1', not '2'"}),
+    (b"\xff\xfe", {"id": None, "ok": False, "error": "not JSON ('utf-8' codec can't decode byte 0xff in "
+                                                   "position 0: invalid start byte)"}),
 ])
 def test_bad_requests_get_error_answers(line, answer):
     server = Server(ReferenceEngine())
@@ -102,6 +104,28 @@ def test_serve_answers_on_stdout_only():
     assert run.returncode == 0 and run.stderr == b""
     assert [a["id"] for a in answers] == [1, 2, 3]
     assert answers[0]["name"] == "loveletter-reference"
+
+
+def test_serve_keeps_memory_bounded_and_its_stdout_for_the_protocol(capsys, monkeypatch):
+    """A request line over the limit is answered with an error and serving goes on; what an
+    in-process adapter prints goes to stderr, not into the answers."""
+    from llcheck.protocol import server as server_module
+    monkeypatch.setattr(server_module, "MAX_LINE", 1000)
+
+    class Chatty(ReferenceEngine):
+        def state(self):
+            print("debugging the state")
+            return super().state()
+
+    lines = [b"x" * 5000, HELLO, b'{"id": 2, "op": "state"}', b'{"id": 3, "op": "stop"}']
+    out = io.BytesIO()
+    server_module.serve(Chatty(), io.BytesIO(b"\n".join(lines) + b"\n"), out)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert answers[0] == {"id": None, "ok": False, "error": "request longer than 1,000 bytes"}
+    assert [a["id"] for a in answers[1:]] == [1, 2, 3]
+    captured = capsys.readouterr()
+    assert "debugging the state" in captured.err and captured.out == ""
+    assert b"debugging" not in out.getvalue()
 
 
 def test_serve_a_spec_file(capsys, monkeypatch):

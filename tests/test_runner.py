@@ -13,6 +13,9 @@ from llcheck.engines import ReferenceEngine
 from llcheck.engines.loader import serve_command
 from llcheck.engines.subprocess import SubprocessEngine
 from llcheck.harness.cases import Case, load_corpus
+from llcheck.harness.charge import charged
+from llcheck.harness.compare import events_detail
+from llcheck.harness.results import Divergence
 from llcheck.harness.runner import run_case, run_cases
 from llcheck.harness.select import Selection
 
@@ -69,6 +72,17 @@ def test_a_missing_event_is_found_at_its_index(fixture_cases):
     assert d.detail == ('event 4: expected {"type": "discard", "player": 1, "card": "Priest"}, '
                         'got {"type": "round_end", "reason": "last_standing", "winners": [0]}')
     assert d.where() == "round 1, step 1 (Guard on 1 naming Priest)"
+
+
+def test_every_extra_or_missing_event_is_named():
+    """Regression: "expected 4 events, got 6; extra: ..." named only the first of two."""
+    first, bonus = {"type": "play", "player": 0, "card": "Spy"}, {"type": "token", "player": 1, "amount": 1}
+    assert events_detail([first], [first, bonus, {**bonus, "player": 2}]) == (
+        'expected 1 events, got 3; extra: {"type": "token", "player": 1, "amount": 1}, '
+        '{"type": "token", "player": 2, "amount": 1}')
+    detail = events_detail([first] * 20, [first]) or ""
+    assert detail.startswith("expected 20 events, got 1; missing: {") and detail.endswith("...")
+    assert len(detail) < 300
 
 
 def test_clause_fields_are_ignored_in_events(fixture_cases):
@@ -178,3 +192,22 @@ def test_disputed_cases_run_only_when_asked_for_their_reading(fixture_cases):
     assert [c.id for c in Selection().choose(cases)] == ["runner/guard-hit"]
     assert [c.id for c in Selection(groups=["disputed"]).choose(cases)] == ["d/nl", "d/tr"]
     assert [c.id for c in Selection(groups=["disputed"], assume="tr-2019").choose(cases)] == ["d/tr"]
+
+
+@pytest.mark.parametrize("what,expected,actual,action,suspects", [
+    ("state.tokens", [1, 0, 0], [1, 1, 0], None, {"z19.tokens.round-win", "z19.spy.bonus"}),
+    ("legal_actions", [{"type": "play", "card": "Countess"}], [], None,
+     {"z19.countess.forced"}),
+    ("action refused", "accepted", {"refused": "no"}, {"type": "play", "card": "Handmaid"},
+     {"z19.handmaid.protect", "z19.turn.play"}),
+    ("deal refused", "accepted", {"refused": "no"}, None, {"z19.setup.set-aside", "z19.setup.face-up"}),
+])
+def test_a_broad_case_is_charged_with_its_suspects(what, expected, actual, action, suspects):
+    clauses = ("z19.setup.deck", "z19.setup.set-aside", "z19.setup.face-up", "z19.setup.deal",
+               "z19.turn.play", "z19.tokens.round-win", "z19.spy.bonus", "z19.countess",
+               "z19.countess.forced", "z19.handmaid", "z19.handmaid.protect")
+    point = Divergence(1, 3, what, expected, actual, "", action)
+    found = charged("golden", "z-man-2019", clauses, point)
+    assert found is not None and suspects <= set(found) and len(found) < len(clauses)
+    assert charged("required", "z-man-2019", clauses[:8], point) is None
+    assert charged("golden", "z-man-2019", ("z19.king",), point) == ("z19.king",)

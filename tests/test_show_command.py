@@ -46,3 +46,16 @@ def test_json_gives_counts_as_data_and_readings_show_too(capsys):
     assert guard["count"] == {"2-4": 5, "5-8": 8} and guard["clause"] == "premium.guard"
     lines = show(capsys, "--edition", "tr-2019")
     assert "[reading tr-2019, 2-6 players]" in lines[0]
+
+
+def test_a_reading_shows_its_novel_rules_and_the_cases_its_next_round_rule_leaves_open(capsys):
+    """round.next-first: the Dutch classic variant names the round's winner only; fa-guide's
+    Handmaid is a rule no edition has."""
+    lines = show(capsys, "--edition", "nl-2019-classic-variant")
+    row = next(line for line in lines if "round.next-first" in line)
+    assert row.endswith("[silent on: several, none]")
+    lines = show(capsys, "--edition", "fa-guide")
+    assert "[novel: no edition has it]" in next(line for line in lines if "handmaid.protect" in line)
+    data = json.loads("\n".join(show(capsys, "--edition", "fa-guide", "--json")))
+    protect = next(r for c in data["cards"] for r in c["rules"] if r["id"].endswith("handmaid.protect"))
+    assert protect["novel"] is True

@@ -54,6 +54,9 @@ def test_a_command_that_does_not_exist():
     ("crash-on-start", "runner/guard-hit",
      "the engine exited with code 3 before answering start (request 2); "
      "stderr: Traceback: something went very wrong"),
+    ("crash-like-node", "runner/guard-hit",  # regression: quoted "Node.js v20.20.2", its last line
+     "the engine exited with code 1 before answering start (request 2); "
+     "stderr: TypeError: Cannot read properties of null (reading 'hand')"),
     ("hang-on-apply", "runner/refusals", "no answer to apply (request 3) within 1s"),
     ("garbage-on-apply", "runner/refusals",
      'the answer to apply (request 3) is not JSON (Expecting value: line 1 column 1 (char 0)): '

@@ -33,7 +33,7 @@ def line_of(text: str, needle: str, occurrence: int = 1) -> int:
 def test_bundled_editions_validate(capsys):
     code, out, err = validate(capsys, "classic", "z-man-2019")
     assert code == 0 and err == []
-    assert "classic.yaml: ok: edition classic, 8 cards (16), 41 clauses, 2-4 players; quotes" in out[0]
+    assert "classic.yaml: ok: edition classic, 8 cards (16), 41 clauses, 2-4 players; 36 quotes" in out[0]
     assert "edition z-man-2019, 10 cards (21)" in out[1]
 
 
@@ -90,7 +90,7 @@ def test_duplicate_card(tmp_path, capsys):
     code, _, err = validate(capsys, path)
     line = line_of(text, "- name: Guard", 2)
     assert code == 2
-    assert f"{path}:{line}:5: duplicate card 'Guard' (also cards[0])" in err
+    assert f"{path}:{line}:5: duplicate card 'Guard' (also line {line_of(text, '- name: Guard')})" in err
 
 
 def test_rule_naming_a_card_that_does_not_exist(tmp_path, capsys):

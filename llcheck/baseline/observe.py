@@ -24,6 +24,7 @@ from typing import Any
 
 from ..engines import EngineGone
 from ..engines.base import Engine, EngineFailure, Reply
+from ..engines.guard import AdapterFailure, adapters_own, raised
 from ..harness.compare import without_clauses
 from .delta import GROWN, WHOLE, Json, apply_change, change, same
 
@@ -88,11 +89,13 @@ class Observer:
         try:
             return {"in": inputs, "out": self._answer(inputs)}
         except EngineFailure as exc:
-            self.broken = isinstance(exc, EngineGone)
+            self.broken = isinstance(exc, (EngineGone, AdapterFailure))
             return {"in": inputs, "error": one_line(str(exc)) or type(exc).__name__}
-        except Exception as exc:  # an in-process adapter's own bug is the engine failing
+        except BaseException as exc:  # an in-process adapter's own bug (sys.exit() too) is the engine failing
+            if not adapters_own(exc):
+                raise
             self.broken = True
-            return {"in": inputs, "error": one_line(f"the engine raised {type(exc).__name__}: {exc}")}
+            return {"in": inputs, "error": one_line(raised(exc))}
 
     def _answer(self, inputs: Json) -> Json:
         reply = self._request(inputs)

@@ -8,13 +8,13 @@ that cannot be started again stops the recording with EngineFailure (nothing is 
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from loveletter_ref.spec import Edition
 
 from ..engines.base import Engine, EngineFailure
+from ..engines.guard import adapters_own, described
 from ..errors import UsageError
 from ..harness.cases import Case
 from ..harness.runner import needs_of, skip_reason
@@ -39,8 +39,10 @@ class EngineSlot:
                 self.engine = self.make_engine()
             except (EngineFailure, UsageError):
                 raise
-            except Exception as exc:  # an in-process adapter that cannot be built
-                raise EngineFailure(f"the engine could not be started: {type(exc).__name__}: {exc}") from None
+            except BaseException as exc:  # an in-process adapter that cannot be built (sys.exit() too)
+                if not adapters_own(exc):
+                    raise
+                raise EngineFailure(f"the engine could not be started: {described(exc)}") from None
         return self.engine
 
     def observer(self, capabilities: frozenset[str]) -> Observer:
@@ -56,8 +58,11 @@ class EngineSlot:
         """Stop the engine (errors while stopping a broken engine are not news)."""
         engine, self.engine = self.engine, None
         if engine is not None:
-            with contextlib.suppress(Exception):
+            try:
                 engine.close()
+            except BaseException as exc:  # noqa: BLE001 - an adapter's close may even call sys.exit()
+                if not adapters_own(exc):
+                    raise
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,15 @@ from jsonschema import Draft202012Validator
 
 from loveletter_ref.paths import conformance_dir
 from loveletter_ref.spec.schema import pointer_text
+from loveletter_ref.spec.yamlsafe import TooLarge, read_bounded
 
+from ..engines.pipes import escape_controls
 from ..errors import UsageError
 from .delta import Json
 from .observe import canonical
+
+MAX_BYTES = 100_000_000
+"""The largest baseline file read (the bundled Premium baseline is 3 MB)."""
 
 FORMAT = "llcheck-baseline"
 """The `format` of the header line."""
@@ -133,13 +138,15 @@ def _umask() -> int:
 
 def read(path: str) -> Baseline:
     """Read and check a baseline file; BaselineError (`FILE:LINE: problem`) when it is unusable."""
+    name = escape_controls(path)  # in messages
     try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
+        lines = read_bounded(path, MAX_BYTES).decode("utf-8").splitlines()
+    except TooLarge as exc:
+        raise BaselineError(f"{name}: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or exc
-        raise BaselineError(f"{path}: cannot read the baseline: {reason}") from None
-    return _Reader(path).read(lines)
+        raise BaselineError(f"{name}: cannot read the baseline: {reason}") from None
+    return _Reader(name).read(lines)
 
 
 class _Reader:
@@ -147,6 +154,8 @@ class _Reader:
 
     def __init__(self, path: str):
         self.path = path
+        self.edition: Any = None
+        """The header's edition, which every recorded start must play."""
 
     def fail(self, number: int, message: str) -> BaselineError:
         """A located problem."""
@@ -186,6 +195,7 @@ class _Reader:
             raise self.fail(1, f"baseline format version {version} is newer than this llcheck reads "
                                f"({VERSION}); upgrade llcheck")
         self._valid(1, line, "header")
+        self.edition = line.get("edition")
         return line
 
     def _valid(self, number: int, line: Json, definition: str | None = None) -> None:
@@ -219,6 +229,10 @@ class _Reader:
                 raise self.fail(number, f"{kind} {unit_id!r} must begin with the start of round 1, step 0")
         elif "skipped" in line:
             raise self.fail(number, f"case {unit_id!r} is both recorded and skipped")
+        start = line["in"].get("start")
+        if isinstance(start, dict) and "edition" in start and start["edition"] != self.edition:
+            raise self.fail(number, f"{kind} {unit_id!r} plays {start['edition']!r}, but the header says the "
+                                    f"baseline is of {self.edition!r} (record it again)")
         current.records.append(line)
 
     def _end(self, number: int, line: Json, units: list[Unit], total: int) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from loveletter_ref.spec import load_spec
 
 from .. import exitcodes
+from ..engines.pipes import printable
 from ..errors import UsageError
 from ..harness.cases import STATUSES, Case, CaseError, corpus_dir, coverage, load_corpus
 from ..harness.clauses import clause_quote
@@ -38,18 +39,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="only this corpus folder")
     parser.add_argument("--root", type=Path, metavar="DIR",
                         help=f"the corpus folder (default {corpus_dir()})")
-    parser.add_argument("--json", action="store_true", help="--coverage, --list: print JSON")
+    parser.add_argument("--json", action="store_true",
+                        help="--coverage, --list: print JSON; --show: the case's JSON alone")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.validate:
         return _validate(args.root)
     cases = load_corpus(args.root)
-    if args.show:
-        return _show(cases, args.show)
+    if args.show is not None:
+        return _show(cases, args.show, args.json)
     if args.coverage:
         return _coverage(cases, args.edition, args.json)
+    _check_filters(cases, args)
     return _list(_chosen(cases, args), args.json)
+
+
+def _check_filters(cases: list[Case], args: argparse.Namespace) -> None:
+    """UsageError naming a --tag, --clause or --edition that no case of the corpus has (a typo
+    would otherwise list nothing, and say nothing about why)."""
+    for option, values, known in (("--tag", args.tag, {tag for case in cases for tag in case.tags}),
+                                  ("--clause", args.clause,
+                                   {clause for case in cases for clause in case.clauses}),
+                                  ("--edition", args.edition, {case.edition for case in cases})):
+        for value in values:
+            if value not in known:
+                near = sorted(name for name in known if value.lower() in name.lower())[:5]
+                hint = f" (did you mean {', '.join(near)}?)" if near else \
+                    (f" ({option[2:]}s: {', '.join(sorted(known))})" if len(known) <= 12 else "")
+                raise UsageError(f"{option} {printable(value, 100)}: no case of the corpus has it{hint}")
 
 
 def _chosen(cases: list[Case], args: argparse.Namespace) -> list[Case]:
@@ -71,15 +89,24 @@ def _list(cases: list[Case], as_json: bool) -> int:
     for case in cases:
         print(f"{case.id:<{width}}  {case.status:<8}  {case.description}")
     counts = Counter(case.status for case in cases)
+    if not cases:
+        print("0 cases: no case matches every filter given")
+        return exitcodes.OK
     print(f"{len(cases)} cases: " + ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s]))
     return exitcodes.OK
 
 
-def _show(cases: list[Case], case_id: str) -> int:
+def _show(cases: list[Case], case_id: str, as_json: bool = False) -> int:
+    if not case_id.strip():
+        raise UsageError("--show takes a case id (llcheck cases --list lists them)")
     found = next((case for case in cases if case.id == case_id), None)
     if found is None:
         near = [case.id for case in cases if case_id in case.id][:5]
-        raise UsageError(f"no case {case_id!r}" + (f" (did you mean {', '.join(near)}?)" if near else ""))
+        raise UsageError(f"no case {printable(repr(case_id), 100)}"
+                         + (f" (did you mean {', '.join(near)}?)" if near else ""))
+    if as_json:  # the case alone, for a program to read
+        print(dumps(found.to_json()))
+        return exitcodes.OK
     print(f"# {found.where} [{found.status}]")
     for clause in found.clauses:
         print(f"# {clause}: {clause_quote(clause)}")

@@ -5,15 +5,17 @@ or a command speaking the protocol of docs/protocol.md; by default the bundled r
 over the protocol (`python -m llcheck serve`). Each failure names the case, its clauses with
 their rulebook quotes, the first point where the engine diverged, and a command replaying just
 that case. Exit codes: 0 all passed, 1 failures, 2 bad usage or input, 3 the engine could not be
-started or talked to, 4 (--baseline, docs/ci.md) conformant but behaving differently from the
-baseline, 130 interrupted (results so far are written)."""
+started or talked to (also: restarted, so that cases were not run, unless a case failed), 4
+(--baseline, docs/ci.md) conformant but behaving differently from the baseline, 130 interrupted
+(results so far are written)."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import math
+import os
 import shlex
+import stat
 import sys
 import time
 from collections.abc import Callable
@@ -23,19 +25,21 @@ from typing import IO
 from loveletter_ref.spec import Edition, known_specs, load_spec
 
 from .. import exitcodes
+from ..arguments import seconds
 from ..baseline import checking as baseline
 from ..baseline import report as baseline_report
 from ..engines import Engine, EngineFailure
 from ..engines import options as engine_options
 from ..engines.loader import Impl, describe, engine_factory, serve_command
+from ..engines.pipes import printable
 from ..errors import UsageError
 from ..harness import campaigns
-from ..harness.cases import STATUSES, Case, load_corpus
+from ..harness.cases import STATUSES, Case, load_corpus, readings
 from ..harness.interrupts import StopSignals
 from ..harness.junit import junit_xml
 from ..harness.known import KnownFailures
 from ..harness.report import Report, ResultsStream, RunInfo, open_output, write_json
-from ..harness.results import BAD, Result, Tally
+from ..harness.results import BAD, FAILED, UNEXPECTED_PASS, Result, Tally
 from ..harness.runner import run_cases
 from ..harness.select import DEFAULT_GROUPS, Selection
 from ..harness.text import text_report
@@ -44,20 +48,26 @@ from ..progress import Progress
 DEFAULT_IMPL = "python -m llcheck serve"
 """How reports name the default engine: the bundled reference engine over the protocol."""
 
+MAX_JOBS = 256
+"""The most engines run at once (--jobs)."""
+
+FUZZ_DIR = "llcheck-results/fuzz"
+"""Where --fuzz saves the cases it finds, unless --fuzz-dir says otherwise."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     engine = parser.add_argument_group("engine")
     engine.add_argument("--impl", metavar="reference|COMMAND|python:MODULE:CLASS",
                         help=f"the engine under test (default: {DEFAULT_IMPL}, the reference engine "
                              "over the protocol)")
-    engine.add_argument("--timeout", type=float, default=10.0, metavar="S",
+    engine.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
                         help="seconds a protocol engine may take to answer one request (default 10)")
     engine.add_argument("--jobs", type=int, default=1, metavar="N",
                         help="engines run in parallel, one case at a time each; --properties and --fuzz "
                              "share the editions and player counts among N processes (default 1)")
     engine.add_argument("--validate-protocol", action="store_true",
                         help="check every message the engine sends against the protocol schema")
-    engine.add_argument("--case-timeout", type=float, default=60.0, metavar="S",
+    engine.add_argument("--case-timeout", type=seconds, default=60.0, metavar="S",
                         help="seconds a protocol engine may take for one whole case (default 60)")
     engine_options.add_arguments(engine)
     cases = parser.add_argument_group("cases")
@@ -66,7 +76,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                             "the engine plays); an edition of your own, from its file, gets --properties "
                             "and --fuzz against the reference engine playing that file")
     cases.add_argument("--status", action="append", choices=STATUSES, metavar="FOLDER",
-                       help=f"corpus folders to run (default: {', '.join(DEFAULT_GROUPS)}; "
+                       help=f"corpus folders to run (default: {', '.join(DEFAULT_GROUPS)}, where the bundled "
+                            "corpus has no optional cases yet; "
                             f"choices: {', '.join(STATUSES)}); the disputed cases of different rulebook "
                             "readings contradict each other, so no engine passes them all: pick one "
                             "reading with --assume, or read the results per reading")
@@ -86,8 +97,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     more.add_argument("--fuzz", type=int, metavar="N",
                       help="also fuzz N games per edition and player count against the reference engine")
     more.add_argument("--seed", type=int, default=0, help="seed of --properties and --fuzz (default 0)")
-    more.add_argument("--fuzz-dir", default="llcheck-results/fuzz", metavar="DIR",
-                      help="where --fuzz saves the cases it finds (default llcheck-results/fuzz)")
+    more.add_argument("--fuzz-dir", default=FUZZ_DIR, metavar="DIR",
+                      help=f"where --fuzz saves the cases it finds (default {FUZZ_DIR})")
     out = parser.add_argument_group("reports")
     out.add_argument("--json", metavar="FILE",
                      help="write the JSON report (conformance/schema/report.schema.json)")
@@ -100,11 +111,67 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _check_numbers(args: argparse.Namespace) -> None:
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    for option in ("timeout", "case_timeout"):
-        if not 0 < getattr(args, option) < math.inf:
-            raise UsageError(f"--{option.replace('_', '-')} must be a positive number of seconds")
     if args.fuzz is not None and args.fuzz < 1:
         raise UsageError("--fuzz must be at least 1")
+    if args.jobs > MAX_JOBS:
+        raise UsageError(f"--jobs must be at most {MAX_JOBS}")
+    cpus = os.cpu_count() or 1
+    if args.jobs > max(2, cpus):
+        print(f"llcheck check: warning: --jobs {args.jobs} on {cpus} CPUs: the engines will share them "
+              "(timeouts may be reached that a smaller --jobs would not reach)", file=sys.stderr)
+
+
+def _check_names(args: argparse.Namespace) -> None:
+    """UsageError, before anything runs, for a reading or a hypothesis profile that does not exist."""
+    if args.assume is not None and args.assume not in readings():
+        raise UsageError(f"--assume {printable(args.assume, 100)}: no such rulebook reading (readings: "
+                         f"{', '.join(sorted(readings()))})")
+    if args.properties:
+        known = campaigns.profile_names()
+        if known and args.profile not in known:
+            raise UsageError(f"--profile {printable(args.profile, 100)}: no such hypothesis profile "
+                             f"(profiles: {', '.join(known)})")
+
+
+OUTPUTS = ("results", "json", "junit")
+"""The report options, each naming a file written by the run."""
+
+
+def _check_paths(args: argparse.Namespace) -> None:
+    """UsageError before anything runs when a report would overwrite another report or an input
+    (a baseline, the known failures, an edition file), or is `-` (stdout holds the text report)."""
+    outputs = [(f"--{option}", getattr(args, option)) for option in OUTPUTS if getattr(args, option)]
+    inputs = [("--baseline", path) for path in args.baseline or ()]
+    inputs += [("--known-failures", args.known_failures)] if args.known_failures else []
+    inputs += [("--edition", value) for value in args.edition or () if _is_file(value)]
+    for option, path in outputs:
+        if path == "-":
+            raise UsageError(f"{option} takes a file name, not '-' (stdout holds the text report)")
+    for n, (option, path) in enumerate(outputs):
+        for other, taken in outputs[:n] + inputs:
+            if _same_file(path, taken):
+                what = "overwrite the input" if (other, taken) in inputs else "be the same file as"
+                raise UsageError(f"{option} {printable(path)} would {what} {other} {printable(taken)}: "
+                                 "give each report a file of its own")
+
+
+def _is_file(value: str) -> bool:
+    """True when `value` names an existing file (False for a name the system cannot take)."""
+    try:
+        return Path(value).is_file()
+    except (OSError, ValueError):  # a name too long, a NUL byte
+        return False
+
+
+def _same_file(one: str, two: str) -> bool:
+    """True when two paths name the same regular file (or would: neither exists yet). Devices
+    such as /dev/null may be named twice."""
+    try:
+        if os.path.exists(one) and os.path.exists(two):
+            return os.path.samefile(one, two) and stat.S_ISREG(os.stat(one).st_mode)
+        return os.path.realpath(one) == os.path.realpath(two)
+    except (OSError, ValueError):
+        return False
 
 
 class _Outputs:
@@ -125,7 +192,7 @@ class _Outputs:
                     self.files[option] = open_output(path)
                 except OSError as exc:
                     self.close()
-                    raise UsageError(f"--{option} {path}: {exc.strerror or exc}") from None
+                    raise UsageError(f"--{option} {printable(path)}: {exc.strerror or exc}") from None
         self.stream = ResultsStream(self.files["results"]) if "results" in self.files else None
 
     def begin(self, info: RunInfo) -> None:
@@ -156,7 +223,7 @@ class _Outputs:
             write()
         except OSError as exc:
             path = getattr(self.args, option)
-            self.problems.append(f"cannot write --{option} {path}: {exc.strerror or exc}")
+            self.problems.append(f"cannot write --{option} {printable(path)}: {exc.strerror or exc}")
             print(f"llcheck check: {self.problems[-1]}", file=sys.stderr)
             with contextlib.suppress(OSError):
                 self.files[option].close()
@@ -199,6 +266,8 @@ class _Replay:
             extra = f" --properties --profile {shlex.quote(self.args.profile)} --seed {self.args.seed}"
         elif result.kind == "fuzz":
             extra = f" --fuzz {self.args.fuzz} --seed {self.args.seed}"
+            if self.args.fuzz_dir != FUZZ_DIR:
+                extra += f" --fuzz-dir {shlex.quote(self.args.fuzz_dir)}"
         elif result.group not in DEFAULT_GROUPS:
             extra = f" --status {result.group}"
         if result.kind != "case":
@@ -211,13 +280,25 @@ def _spec_files(values: list[str] | None) -> dict[str, Edition]:
     one is not a valid spec, UsageError when it is a reading)."""
     known = known_specs()
     files = {value: load_spec(Path(value)) for value in values or ()
-             if value not in known and (Path(value).suffix in (".yaml", ".yml") or Path(value).exists())}
+             if value not in known and (value.endswith((".yaml", ".yml")) or _is_file(value))}
     for value, spec in files.items():
         if spec.kind == "reading":
             raise UsageError(f"--edition takes an edition; {value} is a reading of {spec.describes}: run "
                              f"the {spec.describes} corpus against it with --impl 'llcheck serve --spec "
                              f"{value}' --edition {spec.describes}, or compare it with llcheck disputes")
     return files
+
+
+def _corpus(args: argparse.Namespace, files: dict[str, Edition]) -> list[Case]:
+    """The bundled corpus, or the --corpus folder with every case checked against its edition (as
+    `llcheck cases --validate` does: a bad case is bad input, not the engine's failure)."""
+    if not args.corpus:
+        return load_corpus()
+    corpus = load_corpus(Path(args.corpus), checked=True, more_editions=files.values())
+    if not corpus:
+        raise UsageError(f"--corpus {printable(args.corpus)} holds no case files (STATUS/EDITION/NAME.json, "
+                         "docs/cases.md)")
+    return corpus
 
 
 def _reference_specs(args: argparse.Namespace, files: dict[str, Edition]) -> tuple[str, ...]:
@@ -234,7 +315,7 @@ def _editions(args: argparse.Namespace, corpus: list[Case], plays: tuple[str, ..
     if args.edition:
         for edition in args.edition:
             if edition not in plays:
-                raise UsageError(f"the engine does not play {edition} (it plays: {offered})")
+                raise UsageError(f"the engine does not play {printable(edition, 100)} (it plays: {offered})")
         return list(dict.fromkeys(args.edition))
     editions = [e for e in dict.fromkeys(case.edition for case in corpus) if e in plays]
     if not editions:
@@ -255,6 +336,11 @@ def _select(args: argparse.Namespace, corpus: list[Case], engine: Engine,
         ids = (campaigns.property_ids(specs) if args.properties else []) + \
             (campaigns.fuzz_ids(specs) if args.fuzz else [])
         if not any(map(selection.wants_id, ids)):
+            own = [spec for spec in files.values() if not any(case.edition == spec.id for case in corpus)]
+            if own and not (args.properties or args.fuzz):
+                raise UsageError(f"the corpus has no case for {own[0].id}, an edition of your own: check "
+                                 "it with --properties and --fuzz, against the reference engine playing "
+                                 "its file")
             raise UsageError("no case is selected (check --edition, --status, --assume, --run and --skip)")
     return editions, selection, cases
 
@@ -263,6 +349,17 @@ def _specs(editions: list[str], files: dict[str, Edition]) -> list[Edition]:
     """The compiled specs of the editions checked: those given as files, the rest bundled."""
     by_id = {spec.id: spec for spec in files.values()}
     return [by_id.get(e) or load_spec(e) for e in editions]
+
+
+def _verdict_code(results: list[Result]) -> int:
+    """1 when a rules difference was found (a failure, an unexpected pass); else 3 when the engine
+    could not be (re)started, so that something was not run; else 1 for any other bad result
+    (errored); else 0. (docs/ci.md: 2, 130, 1, 3, 4 in that order.)"""
+    if any(r.status in (FAILED, UNEXPECTED_PASS) for r in results):
+        return exitcodes.FAILED
+    if any(r.not_run for r in results):
+        return exitcodes.ENGINE
+    return exitcodes.OK if Tally.of(results).ok else exitcodes.FAILED
 
 
 def run(args: argparse.Namespace) -> int:
@@ -277,11 +374,13 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, signals: StopSignals) -> int:
     began = time.perf_counter()
     _check_numbers(args)
+    _check_names(args)
+    _check_paths(args)
     files = _spec_files(args.edition)
     reference = _reference_specs(args, files)
     args.edition = [files[e].id if e in files else e for e in args.edition or ()] or None
     impl: Impl = args.impl if args.impl is not None else serve_command(reference)
-    corpus = load_corpus(Path(args.corpus) if args.corpus else None)
+    corpus = _corpus(args, files)
     known = KnownFailures.load(args.known_failures) if args.known_failures else None
     if known is not None:
         known.check_ids(case.id for case in corpus)
@@ -317,10 +416,11 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
         outcome = run_cases(cases, make_engine, jobs=args.jobs, engine=engine, on_result=session.record,
                             case_timeout=args.case_timeout, stop=stop)
     interrupted = outcome.interrupted or session.campaigns(make_engine, editions)
+    checked = time.perf_counter() - began  # the baseline replay is timed on its own line
     if baselines is not None and not interrupted:
         interrupted = baselines.run(make_engine, session.selection, corpus, args.corpus)
     with signals.held():
-        return session.finish(time.perf_counter() - began, interrupted)
+        return session.finish(checked, interrupted)
 
 
 class _Session:
@@ -360,6 +460,10 @@ class _Session:
         args = self.args
         specs = _specs(editions, self.files)
         wanted = self.selection.wants_id
+        ids = (campaigns.property_ids(specs) if args.properties else []) + \
+            (campaigns.fuzz_ids(specs) if args.fuzz else [])
+        for result_id in ids:  # the reports' order, whatever order they finish in (--jobs)
+            self.rank.setdefault(result_id, len(self.rank))
         try:
             if args.properties:
                 campaigns.run_properties(make_engine, specs, args.profile, args.seed, self.record, args.jobs,
@@ -376,13 +480,13 @@ class _Session:
     def finish(self, seconds: float, interrupted: bool) -> int:
         """Order the results, write every report, print the text report; the exit code."""
         self.progress.close()
-        results = sorted(self.results, key=lambda r: (r.kind != "case", self.rank.get(r.id, 0)))
+        results = sorted(self.results, key=lambda r: (r.kind != "case", self.rank.get(r.id, len(self.rank))))
         if self.usage_error is not None:
             code = exitcodes.BAD_INPUT
         elif interrupted:
             code = exitcodes.INTERRUPTED
         else:
-            code = exitcodes.OK if Tally.of(results).ok else exitcodes.FAILED
+            code = _verdict_code(results)
         report = Report(self.info, results, seconds, interrupted, code)
         record = baseline_report.record_command(self.info.impl, engine_options.given(self.args), self.paths)
         if self.baselines is not None:

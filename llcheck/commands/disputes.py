@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from dataclasses import replace
 from pathlib import Path
 
 from .. import exitcodes
+from ..arguments import seconds
 from ..disputes import (
     Budget,
     audit,
@@ -40,7 +40,7 @@ from ..disputes import (
 )
 from ..disputes.catalogue import DEFAULT_BUDGET, DEFAULT_DATA, DEFAULT_OUTPUT, DEFAULT_Z3, Catalogue
 from ..errors import UsageError
-from ..specs import parse_choices
+from ..specs import parse_choices, version_choices
 
 TIMEOUT = 20.0
 """z3's time limit per query for one comparison or audit, in seconds."""
@@ -52,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--all", action="store_true", help="settle every bundled reading; write the report")
     parser.add_argument("--version-of", action="append", metavar="CLAUSE=N",
                         help="play version N of a contradicted clause (on whichever side has it)")
-    parser.add_argument("--timeout", type=float, default=None, metavar="S",
+    parser.add_argument("--timeout", type=seconds, default=None, metavar="S",
                         help=f"z3's time limit per query, in seconds; the search gets ten times as "
                              f"much (default {TIMEOUT:g}; --all: {DEFAULT_Z3:g})")
     parser.add_argument("--games", type=int, default=None, metavar="N",
@@ -73,9 +73,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    bad_timeout = args.timeout is not None and not 0 < args.timeout < math.inf
-    if bad_timeout or (args.games is not None and args.games < 1) or args.jobs < 1:
-        raise UsageError("--timeout must be positive, --games and --jobs at least 1")
+    for option, value in (("--games", args.games), ("--jobs", args.jobs)):
+        if value is not None and value < 1:
+            raise UsageError(f"{option} must be at least 1")
     if args.all:
         if args.specs:
             raise UsageError("--all takes no spec names")
@@ -84,8 +84,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--check, --refresh, --jobs, --output and --data go with --all")
     if len(args.specs) not in (1, 2):
         raise UsageError("give one reading, two specs, or --all")
-    choices = parse_choices(args.version_of)
-    sides = [open_side(name, _choices_for(name, choices)) for name in args.specs]
+    chosen = version_choices(args.specs, parse_choices(args.version_of))
+    sides = [open_side(name, mine) for name, mine in zip(args.specs, chosen, strict=True)]
     timeout = args.timeout or TIMEOUT
     budget = Budget(games=args.games or Budget.games, seconds=timeout * 10)
     if len(sides) == 1:
@@ -96,21 +96,6 @@ def run(args: argparse.Namespace) -> int:
     data = comparison_json(comparison)
     _print(data, args.json, comparison_text)
     return exitcodes.OK if all(v["status"] == "vacuous" for v in data["verdicts"]) else exitcodes.FAILED
-
-
-def _choices_for(name: str, choices: dict[str, int]) -> dict[str, int]:
-    """The `--version-of` choices that concern this spec's contradicted clauses."""
-    from loveletter_ref.spec import load_spec
-
-    spec = load_spec(name)
-    mine = {key: index for key, index in choices.items()
-            if (clause := spec.clause_by_key(key)) is not None and clause.versions}
-    for key, index in mine.items():
-        clause = spec.clause_by_key(key)
-        assert clause is not None
-        if index >= len(clause.versions):
-            raise UsageError(f"{spec.id}: {key} has {len(clause.versions)} versions, not {index + 1}")
-    return mine
 
 
 def _print(data: dict[str, object], as_json: bool, text: object) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,9 +17,12 @@ from loveletter_ref import Game
 from loveletter_ref.spec import Edition
 
 from .. import exitcodes
+from ..arguments import seconds
 from ..engines.base import Engine, EngineFailure
+from ..engines.guard import described
 from ..engines.loader import REFERENCE, open_engine
 from ..errors import UsageError
+from ..harness.interrupts import StopSignals
 from ..perft import (
     Branch,
     Comparison,
@@ -35,6 +37,7 @@ from ..perft import (
     perft,
     seeded_deal,
     table_path,
+    total,
 )
 from ..specs import check_players, edition_arg
 
@@ -57,15 +60,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--impl", metavar="ENGINE",
                         help="compare this engine with the reference (reference, python:MODULE:CLASS "
                              "or a protocol command)")
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer")
+    parser.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
+                        help="seconds a protocol engine may take to answer one request (default 10)")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args: argparse.Namespace) -> int:
+    with StopSignals():  # a KeyboardInterrupt with no signal behind it is then the adapter's own
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.depth is not None and not 1 <= args.depth <= MAX_DEPTH:
         raise UsageError(f"--depth must be between 1 and {MAX_DEPTH}")
-    if not 0 < args.timeout < math.inf:
-        raise UsageError("--timeout must be a positive number of seconds")
     if args.table is not None:
         return _run_table(args)
     deal, edition = _deal(args)
@@ -76,13 +83,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         engine = _open(args)
         try:
-            result = compare(engine, deal, args.depth, edition=edition)
+            result = compare(engine, deal, args.depth, edition=edition, split=args.divide)
         finally:
             engine.close()
     except PerftError as exc:
         return _engine_broke(exc)
     except EngineFailure as exc:
         return _engine_failed(exc)
+    except (UsageError, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # answers of an in-process engine that perft cannot count
+        return _engine_failed(EngineFailure(f"its answers cannot be counted: {described(exc)}"))
     _print_comparison(result, args.json)
     return exitcodes.OK if result.ok else exitcodes.FAILED
 
@@ -111,7 +122,8 @@ def _cards(text: str) -> tuple[str, ...]:
 
 def _open(args: argparse.Namespace) -> Engine:
     """The engine of --impl; `reference` plays the --edition given (a file, too)."""
-    engine = open_engine(args.impl, timeout=args.timeout, specs=(args.edition,) if args.edition else ())
+    engine = open_engine(args.impl, timeout=args.timeout, specs=(args.edition,) if args.edition else (),
+                         guard=True)
     if not engine.hello.can("legal_actions"):
         engine.close()
         raise UsageError(f"{engine.hello.name} does not list legal actions (capability "
@@ -131,9 +143,15 @@ def _engine_failed(exc: EngineFailure) -> int:
 
 def _count(deal: Deal, edition: Edition, args: argparse.Namespace) -> int:
     tree = ReferenceTree(deal, edition)
+    if not args.json and not args.divide:  # each depth's row as soon as it is counted
+        print(deal.describe())
+        _print_levels([])
+        for depth in range(1, args.depth + 1):
+            _print_levels(perft(tree, depth)[depth - 1:], first=depth, header=False)
+        return exitcodes.OK
     if args.divide:
         branches = divide(tree, args.depth)
-        levels = _sum(branches, args.depth)
+        levels = total(branches, args.depth)
     else:
         branches = []
         levels = perft(tree, args.depth)
@@ -153,23 +171,19 @@ def _count(deal: Deal, edition: Edition, args: argparse.Namespace) -> int:
     return exitcodes.OK
 
 
-def _sum(branches: list[Branch[Any]], depth: int) -> list[Level]:
-    total = [Level() for _ in range(depth)]
-    for branch in branches:
-        for row, level in zip(total, branch.levels, strict=True):
-            row.add(level)
-    return total
-
-
 def _levels_json(levels: list[Level]) -> list[dict[str, Any]]:
     return [{"depth": d, **level.to_json()} for d, level in enumerate(levels, 1)]
 
 
-def _print_levels(levels: list[Level]) -> None:
-    print(f"{'depth':>5} {'nodes':>10}  terminal nodes by winner")
-    for depth, level in enumerate(levels, 1):
+def _print_levels(levels: list[Level], first: int = 1, header: bool = True) -> None:
+    """A table row per depth (from `first`), under a header line; flushed, so that the rows of a
+    count stopped midway are on screen."""
+    if header:
+        print(f"{'depth':>5} {'nodes':>10}  terminal nodes by winner")
+    for depth, level in enumerate(levels, first):
         ends = ", ".join(f"{who}: {n}" for who, n in sorted(level.terminals.items())) or "-"
         print(f"{depth:>5} {level.nodes:>10}  {ends}")
+    sys.stdout.flush()
 
 
 def _print_comparison(result: Comparison, as_json: bool) -> None:
@@ -178,6 +192,11 @@ def _print_comparison(result: Comparison, as_json: bool) -> None:
         return
     print(result.deal.describe())
     if result.ok:
+        _print_levels(result.engine)
+        if result.engine_divide:
+            print(f"\ndivide: each first move with perft({result.depth - 1}) of the position it leads to")
+            for branch in result.engine_divide:
+                print(f"  {branch.label}: {branch.levels[-1].nodes}")
         print(f"perft matches the reference to depth {result.depth}")
         return
     depth = result.first_difference
@@ -216,6 +235,8 @@ def _comparison_json(result: Comparison) -> dict[str, Any]:
     out: dict[str, Any] = {**result.deal.to_json(), "ok": result.ok,
                            "reference": _levels_json(result.reference),
                            "engine": _levels_json(result.engine)}
+    if result.ok and result.engine_divide:
+        out["divide"] = [{"action": b.action, "nodes": b.levels[-1].nodes} for b in result.engine_divide]
     if not result.ok:
         out["first_difference"] = result.first_difference
         out["divide"] = divide_lines(result.reference_divide, result.engine_divide)
@@ -252,6 +273,10 @@ def _run_table(args: argparse.Namespace) -> int:
         return _engine_broke(exc)
     except EngineFailure as exc:
         return _engine_failed(exc)
+    except (UsageError, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # answers of an in-process engine that perft cannot count
+        return _engine_failed(EngineFailure(f"its answers cannot be counted: {described(exc)}"))
     finally:
         if engine is not None:
             engine.close()

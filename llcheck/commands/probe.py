@@ -17,13 +17,14 @@ from typing import Any
 from loveletter_ref.spec import Edition, known_specs
 
 from .. import exitcodes
+from ..arguments import seconds
 from ..errors import UsageError
 from ..probes.api import prover as cached_prover
 from ..probes.catalogue import QUERIES
 from ..probes.conditions import clause_applies
 from ..probes.layout import ProbeError
 from ..probes.unroll import encodable
-from ..specs import check_players, edition_arg, parse_choices
+from ..specs import check_players, edition_arg, parse_choices, version_choices
 from ..workers import in_workers
 
 
@@ -34,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="player count (repeatable; default: every count the spec allows)")
     parser.add_argument("--query", action="append", metavar="NAME",
                         help=f"query to answer (repeatable; default: all): {', '.join(QUERIES)}")
-    parser.add_argument("--timeout", type=float, default=120.0, metavar="S",
+    parser.add_argument("--timeout", type=seconds, default=120.0, metavar="S",
                         help="seconds allowed per query (default 120)")
     parser.add_argument("--jobs", type=int, default=1, metavar="J",
                         help="spec and player-count combinations probed in parallel (default 1)")
@@ -83,9 +84,9 @@ def _surprise(row: dict[str, Any]) -> str | None:
 
 
 def _editions(args: argparse.Namespace) -> list[Edition]:
-    choices = parse_choices(args.version_of)
     names = args.edition or [name for name, path in known_specs().items() if path.parent.name == "editions"]
-    return [edition_arg(name, choices) for name in names]
+    chosen = version_choices(names, parse_choices(args.version_of))
+    return [edition_arg(name, mine) for name, mine in zip(names, chosen, strict=True)]
 
 
 def _jobs(args: argparse.Namespace, editions: list[Edition]) -> list[tuple[Edition, int]]:
@@ -100,9 +101,13 @@ def _jobs(args: argparse.Namespace, editions: list[Edition]) -> list[tuple[Editi
 
 def _results(args: argparse.Namespace, jobs: list[tuple[Edition, int]],
              names: list[str]) -> Iterator[dict[str, Any]]:
-    choices = parse_choices(args.version_of)
-    calls = [(str(e.path or e.id), choices, n, names, args.timeout) for e, n in jobs]
+    calls = [(str(e.path or e.id), _chosen(e), n, names, args.timeout) for e, n in jobs]
     yield from in_workers(_probe, calls, args.jobs)
+
+
+def _chosen(edition: Edition) -> dict[str, int]:
+    """The versions a spec was loaded with, by clause key (for a worker to load it again)."""
+    return {c.key: c.version for c in edition.clauses.values() if c.versions and c.version is not None}
 
 
 def _probe(call: tuple[str, Any, int, list[str], float]) -> dict[str, Any]:
@@ -110,8 +115,6 @@ def _probe(call: tuple[str, Any, int, list[str], float]) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.timeout <= 0:
-        raise UsageError("--timeout must be positive")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     names = args.query or list(QUERIES)

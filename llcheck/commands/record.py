@@ -14,21 +14,26 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 from loveletter_ref.spec import load_spec
 
 from .. import exitcodes
+from ..arguments import seconds
 from ..baseline.observe import canonical
 from ..baseline.record import EngineSlot, Plan, record
 from ..baseline.store import Baseline, BaselineError, read, write
 from ..engines import EngineFailure
 from ..engines import options as engine_options
 from ..engines.loader import describe, engine_factory
+from ..engines.pipes import printable
 from ..errors import UsageError
 from ..harness.cases import STATUSES, load_corpus
+from ..harness.interrupts import StopSignals
 from ..progress import Progress
 
 DEFAULT_GAMES = 2
@@ -51,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--status", action="append", choices=STATUSES, metavar="FOLDER",
                         help=f"corpus folders to record (default all: {', '.join(STATUSES)})")
     parser.add_argument("--corpus", metavar="DIR", help="a case folder instead of the bundled corpus")
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="S",
+    parser.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
                         help="seconds a protocol engine may take to answer one request (default 10)")
     parser.add_argument("--validate-protocol", action="store_true",
                         help="check every message the engine sends against the protocol schema")
@@ -65,7 +70,7 @@ def _previous(path: str) -> Baseline | None:
     try:
         return read(path)
     except BaselineError as exc:
-        raise UsageError(f"--out {path} exists and is not a usable baseline ({exc}); remove it or "
+        raise UsageError(f"--out {printable(path)} exists and is not a usable baseline ({exc}); remove it or "
                          "choose another file") from None
 
 
@@ -78,8 +83,6 @@ def _plan(args: argparse.Namespace, previous: Baseline | None) -> Plan:
     games = args.games if args.games is not None else before.get("games", DEFAULT_GAMES)
     if games < 0:
         raise UsageError("--games must be 0 or more")
-    if not args.timeout > 0:
-        raise UsageError("--timeout must be a positive number of seconds")
     corpus = args.corpus if args.corpus is not None else before.get("corpus")
     groups = tuple(args.status or before.get("groups") or STATUSES)
     edition = load_spec(edition_name)
@@ -90,13 +93,18 @@ def _plan(args: argparse.Namespace, previous: Baseline | None) -> Plan:
 
 
 def run(args: argparse.Namespace) -> int:
+    with StopSignals():  # a KeyboardInterrupt with no signal behind it is then the adapter's own
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     began = time.perf_counter()
     previous = _previous(args.out)
     plan = _plan(args, previous)
-    try:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"--out {args.out}: cannot create its folder: {exc.strerror or exc}") from None
+    folder = Path(args.out).parent
+    if not folder.is_dir():  # as check's reports: a mistyped folder is not created
+        raise UsageError(f"--out {printable(args.out)}: no such folder {printable(str(folder))} "
+                         "(create it first)")
     slot = EngineSlot(engine_factory(args.impl, timeout=args.timeout, validate=args.validate_protocol,
                                      launch=engine_options.launch(args),
                                      specs=(str(plan.edition.path),) if plan.edition.path else ()))
@@ -110,8 +118,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         size = write(baseline, args.out)
     except OSError as exc:
-        raise UsageError(f"--out {args.out}: {exc.strerror or exc}") from None
-    print(_summary(baseline, args.out, size, time.perf_counter() - began))
+        raise UsageError(f"--out {printable(args.out)}: {exc.strerror or exc}") from None
+    print(_summary(baseline, printable(args.out), size, time.perf_counter() - began))
+    failures = _failures(baseline)
+    if failures:
+        print(failures)
     if previous is not None:
         print(_against(previous, baseline))
     return exitcodes.OK
@@ -138,6 +149,23 @@ def _summary(baseline: Baseline, path: str, size: int, seconds: float) -> str:
             f"{', '.join(sorted(baseline.capabilities)) or 'no capabilities'}): {len(cases)} cases "
             f"({skipped} skipped) and {games} games, {records} steps, written to {path} "
             f"({size / 1024:.0f} KiB) in {seconds:.2f}s")
+
+
+def _failures(baseline: Baseline) -> str:
+    """How many recorded steps the engine failed (crashed, hung, broke the protocol), and the most
+    frequent reasons; '' when it failed none. Such steps are recorded as they happened, so that
+    a baseline holds an engine to its failures too, but they are rarely meant."""
+    errors = Counter(re.sub(r"\(request \d+\)", "(request N)", str(record["error"]))
+                     for unit in baseline.units for record in unit.records if "error" in record)
+    if not errors:
+        return ""
+    units = sum(1 for unit in baseline.units if any("error" in record for record in unit.records))
+    lines = [f"llcheck record: warning: the engine failed {errors.total()} steps, in {units} cases and "
+             f"games (recorded as failures):"]
+    lines += [f"  {count} x {printable(reason)}" for reason, count in errors.most_common(3)]
+    if len(errors) > 3:
+        lines.append(f"  ... and {len(errors) - 3} other reasons")
+    return "\n".join(lines)
 
 
 def _against(previous: Baseline, now: Baseline) -> str:

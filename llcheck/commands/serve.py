@@ -17,7 +17,7 @@ from ..engines import Engine, ReferenceEngine
 from ..engines.loader import PYTHON_PREFIX, REFERENCE, open_engine
 from ..errors import UsageError
 from ..protocol.server import serve
-from ..specs import edition_arg, parse_choices
+from ..specs import edition_arg, parse_choices, version_choices
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,8 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def served_specs(names: list[str], choices: dict[str, int]) -> dict[str, Edition]:
     """Specs by the edition id they are served under (a reading: the edition it describes)."""
     specs: dict[str, Edition] = {}
-    for name in names:
-        spec = edition_arg(name, choices)
+    for name, mine in zip(names, version_choices(names, choices), strict=True):
+        spec = edition_arg(name, mine)
         key = spec.describes if spec.kind == "reading" and spec.describes else spec.id
         if key in specs:
             raise UsageError(f"--spec {name}: {specs[key].id} is already served as {key}")

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from loveletter_ref.spec import Clause, Edition
+from loveletter_ref.spec.model import OPTIONAL_PARTS
 
 from .. import exitcodes
 from ..specs import edition_arg
@@ -24,6 +25,11 @@ def _rule_text(clause: Clause) -> str:
     if clause.silent:
         return f"SILENT: {clause.silence}"
     text = f"{clause.kind}: {json.dumps(clause.rule, ensure_ascii=False)}"
+    open_parts = [part for part in OPTIONAL_PARTS.get(clause.kind, ()) if part not in clause.rule]
+    if open_parts:
+        text += f"  [silent on: {', '.join(open_parts)}]"
+    if clause.novel:
+        text += "  [novel: no edition has it]"
     if clause.versions:
         text += f"  [contradicted: version {clause.version + 1 if clause.version is not None else 1}" \
                 f" of {len(clause.versions)}]"
@@ -77,7 +83,7 @@ def _card_clauses(edition: Edition, name: str) -> list[Clause]:
 
 def _as_json(edition: Edition) -> dict[str, Any]:
     def clause(c: Clause) -> dict[str, Any]:
-        return {"id": c.id, "kind": c.kind, "rule": c.rule, "status": c.status.value,
+        return {"id": c.id, "kind": c.kind, "rule": c.rule, "status": c.status.value, "novel": c.novel,
                 "sources": [s.cite() for s in c.sources]}
     counts = _counts(edition)
     return {

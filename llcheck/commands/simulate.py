@@ -18,7 +18,7 @@ from loveletter_ref.engine import DECIDING
 from .. import exitcodes
 from ..errors import UsageError
 from ..progress import Progress
-from ..specs import check_players, edition_arg, parse_choices
+from ..specs import check_players, edition_arg, parse_choices, version_choices
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,6 +29,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--version-of", action="append", metavar="CLAUSE=N",
                         help="for a reading: play version N of a contradicted clause")
     parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+MAX_GAMES = 1_000_000_000
+"""The most games one run plays (about twelve days of play: a larger count is a typo)."""
 
 
 def simulate(edition_name: str, players: int, games: int, seed: int,
@@ -80,12 +84,12 @@ def _summary(values: list[int]) -> dict[str, float]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
+    if not 1 <= args.games <= MAX_GAMES:
+        raise UsageError(f"--games must be between 1 and {MAX_GAMES:,}")
     progress = Progress(args.games, "games")
     try:
         stats = simulate(args.edition, args.players, args.games, args.seed,
-                         parse_choices(args.version_of), progress)
+                         version_choices([args.edition], parse_choices(args.version_of))[0], progress)
     finally:
         progress.close()
     if args.json:

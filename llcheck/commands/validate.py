@@ -1,6 +1,6 @@
 """Check spec files: every problem is printed as FILE:LINE:COL: message (exit 2); a valid file
-gets a one-line summary (exit 0). Quotes are checked against the shared rulebooks when found
-($LLCHECK_RULEBOOKS or ../shared/rulebooks)."""
+gets a one-line summary (exit 0). Quotes are checked against the shared rulebooks: the folder
+$LLCHECK_RULEBOOKS names (it must exist), else ../shared/rulebooks when it exists."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import argparse
 import sys
 
 from loveletter_ref.paths import rulebooks_dir
-from loveletter_ref.spec import check_spec, find_spec, load_spec
+from loveletter_ref.spec import Edition, check_spec, find_spec, load_spec
 
 from .. import exitcodes
 
@@ -32,8 +32,24 @@ def run(args: argparse.Namespace) -> int:
         silent = sum(1 for c in spec.clauses.values() if c.silent)
         contradicted = sum(1 for c in spec.clauses.values() if c.versions)
         extra = f", {silent} silent, {contradicted} contradicted" if spec.kind == "reading" else ""
-        quotes = "quotes checked" if books else "quotes not checked (rulebooks not found)"
         print(f"{find_spec(name)}: ok: {spec.kind} {spec.id}, {len(spec.cards)} cards "
               f"({'/'.join(map(str, sizes))}), {len(spec.clauses)} clauses{extra}, "
-              f"{spec.min_players}-{spec.max_players} players; {quotes}")
+              f"{spec.min_players}-{spec.max_players} players; {_quotes(spec, books is not None)}")
     return exitcodes.BAD_INPUT if failed else exitcodes.OK
+
+
+def _quotes(spec: Edition, books: bool) -> str:
+    """How many quotes were checked against rulebook text, and why the others were not."""
+    sources = [s for c in spec.clauses.values() for body in c.versions or (c,) for s in body.sources]
+    verbatim = sum(1 for s in sources if s.file and not s.paraphrase)
+    paraphrases = sum(1 for s in sources if s.paraphrase)
+    unfiled = len(sources) - verbatim - paraphrases
+    parts = [f"{_n(verbatim, 'quote')} checked" if books else
+             f"{_n(verbatim, 'quote')} not checked (rulebooks not found)"]
+    parts += [_n(paraphrases, "paraphrase")] if paraphrases else []
+    parts += [f"{_n(unfiled, 'quote')} of documents with no rulebook file"] if unfiled else []
+    return ", ".join(parts)
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"

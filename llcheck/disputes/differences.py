@@ -14,18 +14,34 @@ from dataclasses import dataclass
 from typing import Any
 
 from loveletter_ref.spec import Card, Clause, Edition
-from loveletter_ref.spec.model import OPTIONAL_GENERAL_KINDS
+from loveletter_ref.spec.model import OPTIONAL_GENERAL_KINDS, OPTIONAL_PARTS
 
 from .sides import PLAYERS
-
-OPTIONAL_PARTS = {"next_first": ("several", "none")}
-"""Rule parameters a reading may leave out when its rulebook does not say."""
 
 PER_PLAYERS = ("deck_size", "set_aside", "face_up", "tokens_to_win")
 """General rules given as a number or a player-count table."""
 
 FALLBACK = {"no_target": "no_valid_target"}
 """Card rules that, when a card lacks them, fall back on a general rule of this kind."""
+
+
+def open_cases(stance: Stance) -> list[str]:
+    """The parts a stated next-round rule leaves out (`several`, `none`)."""
+    if stance.kind not in OPTIONAL_PARTS or stance.silent or not isinstance(stance.rule, dict):
+        return []
+    return [part for part in OPTIONAL_PARTS[stance.kind] if part not in stance.rule]
+
+
+def differing_cases(a: Stance, b: Stance) -> list[str]:
+    """The parts in which two stated next-round rules differ, when they agree on the usual case
+    (one winner); [] when they differ there too, or are not such rules."""
+    rules = [s.rule for s in (a, b)]
+    if a.kind not in OPTIONAL_PARTS or a.silent or b.silent or not all(isinstance(r, dict) for r in rules):
+        return []
+    parts = OPTIONAL_PARTS[a.kind]
+    if any(rules[0].get(k) != rules[1].get(k) for k in set(rules[0]) | set(rules[1]) if k not in parts):
+        return []
+    return [part for part in parts if rules[0].get(part) != rules[1].get(part)]
 
 
 @dataclass(frozen=True)

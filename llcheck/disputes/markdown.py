@@ -26,12 +26,18 @@ other reading, clause by clause. For each clause on which two of them differ:
   exactly what the other side shows there. The witness is told as a story to play out at a table
   (seats are Ana, Ben, Cleo, ...; the deck is listed from the top) and given as a machine replay
   for each spec (`docs/formats.md`).
-- **vacuous**: z3 proved that no game ever consults the clause under one of the two, so the
-  difference can never show.
+- **vacuous**: z3 proved that no game ever consults the clause under one of the two (for two
+  next-round rules that differ only after a round won by several players or by nobody: that no
+  round ends so), so the difference can never show.
 - **undecided**: neither, within the search budget; the reason says what was tried. Where the two
   games always part earlier (for instance when every deal already differs), the clause is also
   settled **on its own**: between one spec and the same spec with only that clause taken from
   the other.
+
+A reading's own *open points* are its silences, the cases its next-round and tie rules leave out,
+and a round in which every player is out when it states no rule for one (a gap no clause
+declares, listed only when a game reaches it); each comes with a game that stops there, or a z3
+proof that none does.
 
 Verdicts are deterministic: every game is seeded. `docs/disputes.json` holds every verdict as
 data, with each witness's machine replay for each spec (`llcheck disputes A B --json` prints the

@@ -91,6 +91,10 @@ def side_json(side: Side) -> dict[str, Any]:
     if side.edition.describes:
         out["describes"] = side.edition.describes
     out.update({k: v for k, v in side.replay_header().items() if k != "edition"})
+    played = {c.key: [side.versions.get(c.key, 0) + 1, len(c.versions)]
+              for c in side.edition.clauses.values() if c.versions}
+    if played:
+        out["contradicted"] = played
     return out
 
 
@@ -191,6 +195,10 @@ def comparison_text(data: dict[str, Any]) -> str:
     lines = [f"{_describe(a)} vs {_describe(b)}",
              f"{len(data['verdicts'])} clauses differ: {s['observable']} observable, {s['vacuous']} vacuous, "
              f"{s['undecided']} undecided"]
+    for side in (a, b):
+        for key, (version, count) in side.get("contradicted", {}).items():
+            lines.append(f"{side['spec']} contradicts itself on {key}: played here in version {version} of "
+                         f"{count} (--version-of {key}=N for another)")
     if data["alike"]:
         alike = ", ".join(x["clause"] for x in data["alike"])
         lines.append(f"worded differently to the same effect: {alike}")

@@ -359,14 +359,10 @@ class PairSearch:
         """The run's witness, started as late a round as still shows the same difference for the
         same clause (earlier rounds then only set the tokens and who starts)."""
         assert run.diverged is not None
-        deals = [i for i, (kind, _) in enumerate(run.steps[:run.diverged + 1]) if kind == "deal" and i > 0]
-        for start in reversed(deals):
-            before, deal = run.looks[start - 1][0], run.looks[start][0]
-            opening = next((e for e in deal.raw_events if e["type"] == "round_start"), None)
-            if opening is None or not before.tokens:
+        for start in reversed(later_deals(run.steps[:run.diverged + 1])):
+            game = restarted(run, start)
+            if game is None:
                 continue
-            g = run.game
-            game = Game2(g.players, opening["first"], before.tokens, g.rng, g.decks, g.bias, g.wanted)
             short = lockstep(*self.specs, game, run.steps[start:])
             if (short.diverged == run.diverged - start and short.seen
                     and len(short.steps) == len(run.steps) - start and key in self.attribute(short, [key])):
@@ -425,10 +421,35 @@ def reach_prefix(silent: Edition, other: Edition, key: str, game: Game2) -> list
     return None
 
 
+def later_deals(steps: Sequence[Step]) -> list[int]:
+    """The indexes of the deals after the first."""
+    return [i for i, (kind, _) in enumerate(steps) if kind == "deal" and i > 0]
+
+
+def restarted(run: Run, start: int) -> Game2 | None:
+    """The run's game begun at its deal `start`: the tokens won before it, and its starter."""
+    before, deal = run.looks[start - 1][0], run.looks[start][0]
+    opening = next((e for e in deal.raw_events if e["type"] == "round_start"), None)
+    if opening is None or not before.tokens:
+        return None
+    g = run.game
+    return Game2(g.players, opening["first"], before.tokens, g.rng, g.decks, g.bias, g.wanted)
+
+
 def first_gap(edition: Edition, game: Game2) -> Witness | None:
-    """Play one game under one spec until it stops on a rule gap: that game, or None."""
+    """Play one game under one spec until it stops on a rule gap: that game, begun at the round
+    of the gap when that still stops on it (earlier rounds then only set the tokens and who
+    starts), or None."""
     run = lockstep(edition, edition, game)
     last = run.looks[-1][0] if run.looks else None
     if last is None or last.status != "gap" or not last.clause:
         return None
-    return Witness(game.players, game.first_player, game.tokens, run.steps, len(run.steps) - 1, run.looks)
+    deals = later_deals(run.steps)
+    late = restarted(run, deals[-1]) if deals else None
+    if late is not None:
+        short = lockstep(edition, edition, late, run.steps[deals[-1]:])
+        end = short.looks[-1][0] if short.looks else None
+        if end is not None and end.status == "gap" and end.clause == last.clause:
+            run = short
+    g = run.game
+    return Witness(g.players, g.first_player, g.tokens, run.steps, len(run.steps) - 1, run.looks)

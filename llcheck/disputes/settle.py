@@ -22,8 +22,17 @@ from typing import Any
 
 from loveletter_ref.errors import RuleGapError
 from loveletter_ref.spec import Edition
+from loveletter_ref.spec.model import OPTIONAL_GENERAL_IDS
 
-from .differences import Difference, Stance, clause_stance, line_up, player_counts
+from .differences import (
+    Difference,
+    Stance,
+    clause_stance,
+    differing_cases,
+    line_up,
+    open_cases,
+    player_counts,
+)
 from .search import Budget, Clock, Game2, PairSearch, first_gap, seed_for, setting
 from .sides import PLAYERS, Side
 from .vacuity import Probe, probe
@@ -74,6 +83,10 @@ SETUP = ("card", "deck_size", "set_aside", "face_up", "deal")
 
 
 # -- two specs -------------------------------------------------------------------------------
+
+
+CASES = {"several": "several players", "none": "nobody"}
+"""The round outcomes a next-round rule may leave out, in words."""
 
 
 def compare(a: Side, b: Side, budget: Budget, z3_timeout: float,
@@ -148,12 +161,16 @@ def _z3_verdict(d: Difference, a: Side, b: Side, counts: list[int], budget: Budg
     for side in (a, b):
         if side.edition.clause_by_key(d.key) is None and d.kind != "all_eliminated":
             continue
-        result = probe(side.edition, side.label, d.key, counts, timeout, side.silenced(d.key) or side.edition)
+        cases = differing_cases(d.a, d.b)
+        quiet = side.opened(d.key, cases) if cases else side.silenced(d.key)
+        result = probe(side.edition, side.label, d.key, counts, timeout, quiet or side.edition, cases)
         probes.append(result)
         if result.unreachable:
             who = f"{_players_text(counts)} players"
+            never = (f"ends a round won by {' or by '.join(CASES[c] for c in cases)} (the only cases in "
+                     f"which the two rules differ) and goes on" if cases else f"consults {d.key}")
             return Verdict(d.key, VACUOUS, d.a, d.b, a, b, proof=result.proofs,
-                           reason=f"no game of {side.label} with {who} ever consults {d.key} (z3){note}")
+                           reason=f"no game of {side.label} with {who} ever {never} (z3){note}")
         if result.problem:
             problems.append(result.problem)
     witness = _continue_z3_games(d, search, probes)
@@ -263,12 +280,17 @@ def audit(a: Side, budget: Budget, z3_timeout: float) -> list[Verdict]:
     found = reach_gaps(a, list(gaps), budget)
     for key, silence in gaps.items():
         stance = clause_stance(a.edition, key)
+        declared = stance.status != "absent"
+        if not declared:  # an optional rule the spec does not state: silent, as the engine treats it
+            stance = Stance(key, "silent")
         if key in found:
             verdicts.append(Verdict(key, OBSERVABLE, stance, stance, a, a, witness=found[key],
                                     kind="silence", reason=silence))
             continue
+        if not declared:  # a gap the reading does not declare is reported when a game reaches it
+            continue
         result = probe(a.edition, a.label, key, list(range(a.edition.min_players, a.edition.max_players + 1)),
-                       z3_timeout, a.edition)
+                       z3_timeout, a.edition, open_cases(stance))
         if result.unreachable:
             verdicts.append(Verdict(key, VACUOUS, stance, stance, a, a, proof=result.proofs,
                                     kind="silence", reason=silence))
@@ -296,19 +318,21 @@ def _contradiction(a: Side, key: str, i: int, j: int, budget: Budget, timeout: f
 
 
 def open_clauses(edition: Edition) -> dict[str, str]:
-    """Clauses a game may find open, with what is left open: silent clauses, a next-round
-    rule that leaves out ties or roundless winners, a tie chain that may run out, and a deck
-    size the named cards do not fill."""
+    """Clauses a game may find open, with what is left open: silent clauses, an optional rule
+    the spec does not state (a round in which everybody is out), a next-round rule that leaves
+    out ties or roundless winners, a tie chain that may run out, and a deck size the named cards
+    do not fill."""
     out: dict[str, str] = {}
     for clause in edition.clauses.values():
         if clause.silent:
             out[clause.key] = clause.silence or "the rules are silent here"
+    if "all_eliminated" not in edition.general:
+        out[OPTIONAL_GENERAL_IDS["all_eliminated"]] = ("who wins a round in which every player is out "
+                                                       "(the spec states no all_eliminated rule)")
     nxt = edition.general.get("next_first")
-    if nxt is not None and not nxt.silent:
-        missing = [part for part in ("several", "none") if part not in nxt.rule]
-        if missing:
-            cases = {"several": "several players", "none": "nobody"}
-            out[nxt.key] = f"who starts after a round won by {' or by '.join(cases[m] for m in missing)}"
+    missing = open_cases(clause_stance(edition, nxt.key)) if nxt is not None else []
+    if nxt is not None and missing:
+        out[nxt.key] = f"who starts after a round won by {' or by '.join(CASES[m] for m in missing)}"
     tie = edition.general.get("tie")
     if tie is not None and not tie.silent and tie.rule[-1] not in ("all_win", "nobody"):
         out[tie.key] = "what happens when the last tie-breaker leaves players still tied"

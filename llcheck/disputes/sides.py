@@ -10,7 +10,7 @@ so the engine raises a rule gap exactly when a game first needs that clause.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -101,6 +101,16 @@ class Side:
         cache = ("silent", key)
         if cache not in self._built:
             data = _silence(self.data, key)
+            self._built[cache] = None if data is None else self._compile(data, self.versions, self)
+        return self._built[cache]
+
+    def opened(self, key: str, cases: Sequence[str]) -> Edition | None:
+        """This spec with the parts `cases` left out of its general rule `key` (None when that
+        rule is not stated as parts)."""
+        cache = ("open", key, tuple(cases))
+        if cache not in self._built:
+            clause = self.edition.clause_by_key(key)
+            data = None if clause is None else _without_parts(self.data, key, clause.kind, cases)
             self._built[cache] = None if data is None else self._compile(data, self.versions, self)
         return self._built[cache]
 
@@ -231,4 +241,17 @@ def _silence(base: dict[str, Any], key: str) -> dict[str, Any] | None:
         out["rules"][where[1]] = silent
     else:
         out["cards"][where[1]]["rules"][where[2]] = silent
+    return out
+
+
+def _without_parts(base: dict[str, Any], key: str, kind: str, parts: Sequence[str]) -> dict[str, Any] | None:
+    """`base` with the parts `parts` left out of the rule (of this kind) of general clause `key`."""
+    where = _where(base, key)
+    if where is None or where[0] != "rules" or not isinstance(base["rules"][where[1]].get(kind), dict):
+        return None
+    out = copy.deepcopy(base)
+    out["kind"] = "reading"
+    rule = out["rules"][where[1]][kind]
+    for part in parts:
+        rule.pop(part, None)
     return out

@@ -8,6 +8,7 @@ version of a step is told when they differ, and the story ends with what a table
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -17,6 +18,8 @@ from .witness import Witness
 
 NAMES = ("Ana", "Ben", "Cleo", "Dan", "Eva", "Finn", "Gus", "Hana")
 NUMBERS = {2: "two", 3: "three", 4: "four"}
+SEAT = re.compile(r"\bplayer (\d+)")
+"""A seat as the engine's messages name it."""
 SELF = ("herself", "himself", "herself", "himself", "herself", "himself", "himself", "herself")
 
 
@@ -111,6 +114,7 @@ class Teller:
 
     def _gap(self, look: Look) -> str:
         reason = look.reason.removeprefix("the rules are silent here: ")
+        reason = SEAT.sub(lambda m: who(int(m.group(1))), reason)
         return f"here the rules give no answer [{look.clause}]: {reason}"
 
     def _event(self, e: dict[str, Any]) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -75,11 +76,13 @@ def probes() -> ModuleType | None:
 
 
 def probe(edition: Edition, label: str, key: str, players: list[int], timeout: float,
-          silenced: Edition | None = None) -> Probe:
-    """Ask z3 whether any game of `edition` consults clause `key`, for each player count.
+          silenced: Edition | None = None, cases: Sequence[str] = ()) -> Probe:
+    """Ask z3 whether any game of `edition` consults clause `key`, for each player count (for a
+    next-round rule with `cases`, whether a round is won by several players or by nobody, as
+    `cases` says, and the game goes on).
 
-    `silenced` is `edition` with `key` silent (or `edition` itself when the clause is silent):
-    the engine's cross-check of a proof plays it.
+    `silenced` is `edition` with `key` silent (or `edition` itself when the clause is silent or
+    leaves the cases out): the engine's cross-check of a proof plays it.
     """
     result = Probe(label, key)
     clause = edition.clause_by_key(key)
@@ -94,6 +97,8 @@ def probe(edition: Edition, label: str, key: str, players: list[int], timeout: f
     name = QUERY_FOR.get(kind)
     condition = api.query(name) if name else api.clause_applies(key)
     text = name or f"clause_applies({key!r})"
+    if cases:
+        condition, text = api.round_won_by(key, cases), f"round won by {' or '.join(cases)}"
     for n in players:
         if not _ask(api, condition, text, edition, label, n, timeout, result):
             return result

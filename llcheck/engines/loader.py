@@ -20,6 +20,8 @@ from loveletter_ref.spec import load_spec
 
 from ..errors import UsageError
 from .base import Engine, EngineFailure
+from .guard import Guarded, adapters_own, described
+from .pipes import escape_controls, printable
 from .process import Launch
 from .reference import ReferenceEngine
 from .subprocess import SubprocessEngine
@@ -46,21 +48,24 @@ def in_process(impl: Impl) -> bool:
 
 
 def describe(impl: Impl) -> str:
-    """The impl as a user would type it."""
-    return impl if isinstance(impl, str) else shlex.join(impl)
+    """The impl as a user would type it (control characters escaped, for a terminal)."""
+    return escape_controls(impl if isinstance(impl, str) else shlex.join(impl))
 
 
 def open_engine(impl: Impl, *, timeout: float = 10.0, validate: bool = False,
-                launch: Launch | None = None, specs: Sequence[str] = ()) -> Engine:
+                launch: Launch | None = None, specs: Sequence[str] = (), guard: bool = False) -> Engine:
     """A fresh engine for `impl`; `timeout`, `validate` and `launch` apply to protocol programs,
     `specs` (ids or files) to the in-process reference, which plays them instead of the bundled ones.
+    With `guard`, an in-process adapter is wrapped in `guard.Guarded` (its hello checked, whatever
+    it raises an EngineFailure); `llcheck serve` leaves it bare, as its server reports errors itself.
 
     UsageError when `impl` cannot name an engine; EngineFailure when it does not start.
     """
     if isinstance(impl, str) and impl == REFERENCE:
         return ReferenceEngine({spec.id: spec for spec in map(load_spec, specs)} if specs else None)
     if isinstance(impl, str) and impl.startswith(PYTHON_PREFIX):
-        return _python_engine(impl)
+        engine = _python_engine(impl)
+        return Guarded(engine) if guard else engine
     argv = command_line(impl) if isinstance(impl, str) else list(impl)
     return SubprocessEngine(argv, timeout=timeout, validate=validate, launch=launch)
 
@@ -78,9 +83,10 @@ def command_line(impl: str) -> list[str]:
 
 def engine_factory(impl: Impl, *, timeout: float = 10.0, validate: bool = False,
                    launch: Launch | None = None, specs: Sequence[str] = ()) -> Callable[[], Engine]:
-    """A zero-argument callable returning a fresh engine for `impl` each time."""
+    """A zero-argument callable returning a fresh engine for `impl` each time (an in-process
+    adapter guarded: see `open_engine`)."""
     return functools.partial(open_engine, impl, timeout=timeout, validate=validate, launch=launch,
-                             specs=specs)
+                             specs=specs, guard=True)
 
 
 def load_object(impl: str) -> Any:
@@ -92,8 +98,10 @@ def load_object(impl: str) -> Any:
         sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
-    except Exception as exc:  # an adapter module that fails to import is the user's to fix
-        raise UsageError(f"cannot import {module_name!r} for {impl}: {type(exc).__name__}: {exc}") from None
+    except BaseException as exc:  # an adapter module that fails to import is the user's to fix
+        if not adapters_own(exc):
+            raise
+        raise UsageError(f"cannot import {module_name!r} for {printable(impl)}: {described(exc)}") from None
     try:
         return getattr(module, name)
     except AttributeError:
@@ -108,8 +116,10 @@ def _python_engine(impl: str) -> Engine:
         engine = factory()
     except EngineFailure:
         raise
-    except Exception as exc:  # the adapter's own failure to start
-        raise EngineFailure(f"{impl} could not be created: {type(exc).__name__}: {exc}") from None
+    except BaseException as exc:  # the adapter's own failure to start (sys.exit() too)
+        if not adapters_own(exc):
+            raise
+        raise EngineFailure(f"{printable(impl)} could not be created: {described(exc)}") from None
     if not isinstance(engine, Engine):
         raise UsageError(f"{impl} made a {type(engine).__name__}, not an llcheck.engines.Engine")
     return engine

@@ -19,7 +19,11 @@ MAX_LINE = 16 << 20
 """The longest answer accepted, in bytes (a runaway engine must not exhaust memory)."""
 
 STDERR_TAIL = 8 << 10
-"""Bytes of the engine's stderr kept, to quote its last line when it fails."""
+"""Bytes of the engine's stderr kept, to quote a line of it when it fails."""
+
+ERROR_LINE = re.compile(r"\s*(?:Uncaught |Exception in thread |thread '[^']*' panicked|panic:|fatal error:"
+                        r"|FATAL|[\w.$]*(?:Error|Exception)\b)")
+"""A stderr line that states an error: an exception (Python, Node, Java, .NET), a Go or Rust panic."""
 
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 """Control characters, and the bidirectional controls that reorder what a terminal shows."""
@@ -141,11 +145,15 @@ class StderrTail(threading.Thread):
                     del self.tail[:-STDERR_TAIL]
 
     def last(self) -> str:
-        """The last non-blank line the engine wrote on stderr, made printable ('' if none)."""
+        """The line of the engine's stderr that best says why it failed, made printable ('' if it
+        wrote nothing): the last that looks like an error (`TypeError: ...`, `panic: ...`, see
+        `ERROR_LINE`), else the last non-blank one. Runtimes write more after the error (a stack
+        trace, Node's version line), so the last line alone rarely says anything."""
         with self.lock:
             text = self.tail.decode("utf-8", "replace")
         lines = [line for line in text.splitlines() if line.strip()]
-        return printable(lines[-1], 200) if lines else ""
+        errors = [line for line in lines if ERROR_LINE.match(line)]
+        return printable((errors or lines or [""])[-1], 200)
 
     def stop(self, wait: float = 1.0) -> None:
         """Stop draining (at the end of the output, or after `wait` seconds at most)."""

@@ -4,7 +4,9 @@ After each deal and each action the engine's events (capability `events`) and st
 the reference's; before each decision its legal actions (capability `legal_actions`) must be the
 reference's as a set; an illegal action must be refused with the state left unchanged; at the
 end of each round (and wherever play stops) a player's view (capability `views`) must be the
-reference's. The first difference raises `Divergence`, which names the suspected clauses.
+reference's. The first difference raises `Divergence`, which names the suspected clauses and,
+like a failed case, says where it is with expected and actual. Keys the formats do not define
+are left out of every comparison (`harness.compare.comparable`).
 """
 
 from __future__ import annotations
@@ -19,23 +21,28 @@ from loveletter_ref.errors import IllegalActionError
 from loveletter_ref.spec import Edition
 
 from ..engines.base import Engine, EngineFailure, Json, Reply
+from ..engines.guard import AdapterFailure, adapters_own, raised
 from ..engines.reference import action_json
-from ..harness.compare import without_clauses
+from ..harness.blame import card_clauses, event_suspects, first_index, kinds_clauses, state_suspects, unique
+from ..harness.compare import MISSING, comparable, comparable_events, without_clauses
+from ..harness.results import Divergence as Point
+from ..harness.results import compact
 from ..perft import action_key, action_label
-from .blame import card_clauses, event_suspects, first_index, kinds_clauses, state_suspects, unique
 
 LIVE = (Phase.PLAY, Phase.KEEP, Phase.RESPOND)
 """Phases in which a decision is due."""
 
 
 class Divergence(Exception):
-    """The engine and the reference disagree. `kind` says about what, `clauses` who is suspected."""
+    """The engine and the reference disagree. `kind` says about what, `clauses` who is suspected,
+    `point` where, with expected and actual (None for an engine that failed)."""
 
     def __init__(self, kind: str, message: str, clauses: list[str]):
         super().__init__(message)
         self.kind = kind
         self.message = message
         self.clauses = clauses
+        self.point: Point | None = None
         self.record: Record | None = None
 
 
@@ -108,7 +115,8 @@ class Lockstep:
     def _dealt(self, reply: Reply, want: list[Json]) -> None:
         if not reply.accepted:
             suspects = kinds_clauses(self.edition, ("deck_size", "set_aside", "face_up", "deal"))
-            self._fail("deal", f"the engine refused the deal: {reply.reason}", suspects)
+            self._fail("deal", f"the engine refused the deal: {reply.reason}", suspects,
+                       ("deal refused", "accepted", {"refused": reply.reason}))
         self._compare(reply, want, None, at_start=True)
 
     # -- deciding --------------------------------------------------------------------------
@@ -135,7 +143,7 @@ class Lockstep:
 
     def _compare_sets(self, want: list[Json], got: list[Json]) -> None:
         want_keys = {action_key(a): a for a in want}
-        got_keys = {action_key(a): a for a in got if isinstance(a, dict)}
+        got_keys = {action_key(comparable("action", a)): a for a in got if isinstance(a, dict)}
         if want_keys.keys() == got_keys.keys() and len(got) == len(got_keys):
             return
         missing = [want_keys[k] for k in want_keys if k not in got_keys]
@@ -149,7 +157,8 @@ class Lockstep:
             parts.append("the list repeats actions")
         suspects = [c for a in extra for c in self._illegal_because(a)]
         suspects += [c for a in missing for c in card_clauses(self.edition, a.get("card"))]
-        self._fail("legal_actions", f"legal actions differ: {'; '.join(parts)}", unique(suspects))
+        self._fail("legal_actions", f"legal actions differ: {'; '.join(parts)}", unique(suspects),
+                   ("legal_actions", want, got))
 
     def _illegal_because(self, action: Json) -> list[str]:
         try:
@@ -174,14 +183,15 @@ class Lockstep:
         self.record.rounds[-1][1].append(Step(action, probe=True))
         reply = self._call(self.engine.apply, dict(action_json(action)), card=action.card)
         if reply.accepted:
-            self._fail("accepted", f"the engine accepted the illegal action {action.describe()}", clause)
-        after = self._call(self.engine.state)
-        if self.ignore:
-            after = {k: v for k, v in after.items() if k not in self.ignore}
+            self._fail("accepted", f"the engine accepted the illegal action {action.describe()}", clause,
+                       ("action accepted", "refused", "accepted"))
+        after = self._comparable_state(self._call(self.engine.state))
         if after != self.state:
-            keys = [k for k in set(after) | set(self.state) if after.get(k) != self.state.get(k)]
+            keys = sorted(k for k in set(after) | set(self.state) if after.get(k) != self.state.get(k))
             self._fail("state", f"the engine refused the illegal action {action.describe()} but its "
-                                  f"state changed ({', '.join(sorted(keys))})", clause)
+                                f"state changed ({', '.join(keys)})", clause,
+                       (f"state.{keys[0]} (changed by a refused action)", self.state.get(keys[0]),
+                        after.get(keys[0])))
         return True
 
     def play(self, action: Action) -> None:
@@ -192,7 +202,8 @@ class Lockstep:
         reply = self._call(self.engine.apply, dict(action_json(action)), card=action.card)
         if not reply.accepted:
             self._fail("refused", f"the engine refused the legal action {action.describe()}: "
-                                  f"{reply.reason}", card_clauses(self.edition, action.card))
+                                  f"{reply.reason}", card_clauses(self.edition, action.card),
+                       ("action refused", "accepted", {"refused": reply.reason}))
         self._compare(reply, want, action)
 
     def compare_view(self, seat: int) -> None:
@@ -202,52 +213,71 @@ class Lockstep:
         want = view(self.reference, seat, self.expected)
         got = self._call(self.engine.view, seat)
         if got != want:
-            want, got = strip_view(want), strip_view(got)
+            want, got = comparable("view", want), comparable("view", got)
         if got != want:
             keys = sorted(k for k in set(want) | set(got) if want.get(k) != got.get(k))
             detail = _first_log_difference(want, got) if keys == ["log"] else ""
             self._fail("views", f"player {seat}'s view differs in {', '.join(keys)}{detail}",
-                       state_suspects(self.edition, want, got, None))
+                       state_suspects(self.edition, want, got, None),
+                       (f"view {seat}.{keys[0]}", want.get(keys[0]), got.get(keys[0], MISSING)))
 
     # -- comparing ---------------------------------------------------------------------------
 
     def _compare(self, reply: Reply, want: list[Json], action: Action | None, at_start: bool = False) -> None:
         card = action.card if action is not None else None
         if self.check_events and reply.events != want:
-            expected, got = without_clauses(want), without_clauses(reply.events)
+            expected, got = comparable_events(want), comparable_events(reply.events)
             if expected != got:
                 i = first_index(expected, got)
                 self._fail("events", f"events differ at event {i + 1}: expected "
                                      f"{_at(expected, i)}, the engine sent {_at(got, i)}",
-                           event_suspects(self.edition, want, got, card, at_start))
-        state = reply.state if reply.state is not None else self._call(self.engine.state)
+                           event_suspects(self.edition, want, got, card, at_start),
+                           ("events", expected, reply.events))
+        state = self._comparable_state(reply.state if reply.state is not None
+                                       else self._call(self.engine.state))
         expected_state = self.expected = self.reference.state()
         if self.ignore:
-            state = {k: v for k, v in state.items() if k not in self.ignore}
             expected_state = {k: v for k, v in expected_state.items() if k not in self.ignore}
         if state != expected_state:
-            keys = [k for k in expected_state if expected_state[k] != state.get(k)]
+            keys = [k for k in expected_state if expected_state[k] != state.get(k, MISSING)]
             keys += [k for k in state if k not in expected_state]
-            detail = "; ".join(f"{k}: expected {_short(expected_state.get(k))}, the engine has "
-                               f"{_short(state.get(k))}" for k in keys[:3])
+            detail = "; ".join(f"{k}: expected {_short(expected_state.get(k, MISSING))}, the engine has "
+                               f"{_short(state.get(k, MISSING))}" for k in keys[:3])
             self._fail("state", f"state differs: {detail}",
-                       state_suspects(self.edition, expected_state, state, card, at_start))
+                       state_suspects(self.edition, expected_state, state, card, at_start),
+                       (f"state.{keys[0]}", expected_state.get(keys[0]), state.get(keys[0])))
         self.state = state
+
+    def _comparable_state(self, state: Any) -> Json:
+        """The engine's state as compared: the keys the formats define, less those ignored."""
+        kept = comparable("state", state) if isinstance(state, dict) else {}
+        return {k: v for k, v in kept.items() if k not in self.ignore}
 
     def _call(self, request: Callable[..., Any], *args: Any, card: str | None = None) -> Any:
         """Ask the engine (`request(*args)`); a failure, or any exception an in-process adapter lets
         out, is a difference (suspecting the rules of the card being played, if any)."""
         try:
             return request(*args)
+        except AdapterFailure as exc:  # the message says what the adapter raised
+            self._fail("engine", str(exc), card_clauses(self.edition, card))
         except EngineFailure as exc:
             self._fail("engine", f"the engine failed: {exc}", card_clauses(self.edition, card))
-        except Exception as exc:  # an in-process adapter's own error is the engine failing
-            self._fail("engine", f"the engine raised {type(exc).__name__}: {exc}",
-                       card_clauses(self.edition, card))
+        except BaseException as exc:  # an in-process adapter's own error (sys.exit() too): the engine failed
+            if not adapters_own(exc):
+                raise
+            self._fail("engine", raised(exc), card_clauses(self.edition, card))
 
-    def _fail(self, kind: str, message: str, clauses: list[str]) -> NoReturn:
+    def _fail(self, kind: str, message: str, clauses: list[str],
+              point: tuple[str, Any, Any] | None = None) -> NoReturn:
+        """Raise the Divergence; `point` is (what, expected, actual) as a failed case reports them."""
         problem = Divergence(kind, message, clauses or kinds_clauses(self.edition, ("turn_play",)))
         problem.record = self.record
+        if point is not None:
+            what, expected, actual = point
+            steps = self.record.rounds[-1][1] if self.record.rounds else []
+            action = dict(action_json(steps[-1].action)) if steps else None
+            problem.point = Point(len(self.record.rounds), len(steps), what, expected,
+                                  None if actual is MISSING else actual, message, action)
         raise problem
 
 
@@ -256,8 +286,8 @@ def _at(events: list[Json], i: int) -> str:
 
 
 def _short(value: Any, limit: int = 160) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    """A value as compact JSON (`<missing>` for a key not sent), shortened to `limit` characters."""
+    return MISSING if value is MISSING else compact(value, limit)
 
 
 def _first_log_difference(want: Json, got: Json) -> str:

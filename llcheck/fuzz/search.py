@@ -28,6 +28,7 @@ from loveletter_ref.spec import Edition, load_spec
 
 from ..engines.base import Engine, EngineFailure
 from ..errors import UsageError
+from ..harness.results import Divergence as Point
 from .lockstep import Divergence, Lockstep
 from .play import Tally, Tape, play_game
 from .saved import case_of, replay_of, save_case
@@ -47,14 +48,19 @@ MAX_HORIZON = 255
 PASS, FAIL, ERROR = "pass", "fail", "error"
 """FuzzResult statuses: no difference found; a difference found; the engine could not be run."""
 
+NOT_STARTED = "not_started"
+"""The `kind` of an error where the engine could not be started (or started again)."""
+
 
 @dataclass(frozen=True)
 class FuzzResult:
     """The outcome of a fuzzing run.
 
     `status` is `pass`, `fail` (a difference: `replay` reproduces it, `saved` is the case file
-    written, `clauses` the suspects) or `error` (the engine could not be started or kept
-    running). `message` says it all in a few lines, replay included.
+    written, `clauses` the suspects, `divergence` where it is, with expected and actual, as a
+    failed case says it) or `error` (the engine could not be started or kept running: `kind`
+    NOT_STARTED; or the reference reached a rule gap). `message` says it all in a few lines,
+    replay included.
     """
 
     status: str
@@ -68,6 +74,7 @@ class FuzzResult:
     rounds: int = 0
     seconds: float = 0.0
     tally: Tally = field(default_factory=Tally)
+    divergence: Point | None = None
 
     @property
     def ok(self) -> bool:
@@ -118,7 +125,7 @@ class _Session:
 
 def run_fuzz(make_engine: Callable[[], Engine], edition: str | Edition, players: int, n: int,
              seed: int, out_dir: Path | None, *, ignore: Collection[str] = ()) -> FuzzResult:
-    """Fuzz about `n` games of `edition` with `players` against the reference (see the module doc).
+    """Fuzz `n` games of `edition` with `players` against the reference (see the module doc).
 
     `make_engine` returns a fresh engine (it is called again if the engine fails). `edition` may
     be a compiled spec: the reference then plays it, and the engine is asked for its id (a way
@@ -135,7 +142,7 @@ def run_fuzz(make_engine: Callable[[], Engine], edition: str | Edition, players:
     try:
         hello = session.open().engine.hello
     except EngineFailure as exc:
-        return FuzzResult(ERROR, f"could not start the engine: {exc}")
+        return FuzzResult(ERROR, f"could not start the engine: {exc}", kind=NOT_STARTED)
     if spec.id not in hello.editions:
         session.close()
         raise UsageError(f"{hello.name} does not play {spec.id} (it plays {', '.join(hello.editions)})")
@@ -146,7 +153,8 @@ def run_fuzz(make_engine: Callable[[], Engine], edition: str | Edition, players:
     except Divergence as found:
         return _failed(found, spec, seed, out_dir, tally, time.perf_counter() - started)
     except EngineLost as exc:
-        return FuzzResult(ERROR, str(exc), games=tally.games, rounds=tally.rounds, tally=tally)
+        return FuzzResult(ERROR, str(exc), kind=NOT_STARTED, games=tally.games, rounds=tally.rounds,
+                          tally=tally)
     except RuleGapError as exc:
         return FuzzResult(ERROR, f"the reference engine reached a rule gap: {exc}", games=tally.games,
                           rounds=tally.rounds, tally=tally)
@@ -156,26 +164,39 @@ def run_fuzz(make_engine: Callable[[], Engine], edition: str | Edition, players:
     finally:
         session.close()
     seconds = time.perf_counter() - started
-    return FuzzResult(PASS, f"no difference in {tally.games} games ({tally.rounds} rounds, "
+    games = f"{tally.games} game" + ("s" if tally.games != 1 else "")
+    return FuzzResult(PASS, f"no difference in {games} ({tally.rounds} rounds, "
                             f"{tally.actions} actions, {tally.probes} illegal actions refused), "
                             f"seed {seed}", games=tally.games, rounds=tally.rounds, seconds=seconds,
                       tally=tally)
 
 
 def _search(session: _Session, tally: Tally, n: int, seed: int) -> None:
-    """Run hypothesis; raises the shrunk Divergence when there is one."""
+    """Run hypothesis until exactly `n` games have sent an action; raises the shrunk Divergence
+    when there is one. Games that send no action (a horizon of 0, as in hypothesis's simplest
+    example) are only deals and are not counted; once `n` games are counted the rest are not
+    played. When a run's examples are used up first, another runs from a seed derived from `seed`."""
+    attempt = 0
+    while tally.games < n:
+        before = tally.games
+        _examples(session, tally, n, seed if attempt == 0 else f"{seed}/{attempt}")
+        if tally.games == before:
+            return  # nothing more to play (cannot happen with a horizon drawn from 0-255)
+        attempt += 1
+
+
+def _examples(session: _Session, tally: Tally, n: int, seed: int | str) -> None:
+    """One hypothesis run, with as many examples as the games still to count need."""
     batch = min(GAMES_PER_EXAMPLE, n)
     games = st.lists(st.tuples(st.integers(0, MAX_HORIZON),
                                st.binary(min_size=TAPE_BYTES, max_size=TAPE_BYTES)),
                      min_size=batch, max_size=batch)
-
     budget = _ShrinkBudget(MAX_SHRINK_RUNS)
 
-    # hypothesis tries its simplest example first: every horizon 0, games that send no action (only
-    # their deal is compared, and they are not counted); one more example makes up for it
-    @settings(max_examples=math.ceil(n / batch) + 1, database=None, deadline=None, derandomize=False,
-              phases=[Phase.generate, Phase.shrink], verbosity=Verbosity.quiet, print_blob=False,
-              report_multiple_bugs=False, suppress_health_check=list(HealthCheck))
+    # one example more than the games need, for hypothesis's simplest one (horizon 0 everywhere)
+    @settings(max_examples=math.ceil((n - tally.games) / batch) + 1, database=None, deadline=None,
+              derandomize=False, phases=[Phase.generate, Phase.shrink], verbosity=Verbosity.quiet,
+              print_blob=False, report_multiple_bugs=False, suppress_health_check=list(HealthCheck))
     @hypothesis_seed(seed)
     @given(games)
     def fuzz(batch_of_games: list[tuple[int, bytes]]) -> None:
@@ -183,6 +204,8 @@ def _search(session: _Session, tally: Tally, n: int, seed: int) -> None:
             return
         try:
             for horizon, tape in batch_of_games:
+                if budget.best is None and tally.games >= n:
+                    return  # the count is reached (while shrinking, every game is played)
                 session.game(horizon, tape, tally)
         except Divergence:
             budget.failed(batch_of_games)
@@ -229,4 +252,4 @@ def _failed(found: Divergence, edition: Edition, seed: int, out_dir: Path | None
         except OSError as exc:
             lines.append(f"the case could not be saved in {out_dir}: {exc.strerror or exc}")
     return FuzzResult(FAIL, "\n".join(lines), replay, saved, found.kind, tuple(found.clauses), case,
-                      tally.games, tally.rounds, seconds, tally)
+                      tally.games, tally.rounds, seconds, tally, found.point)

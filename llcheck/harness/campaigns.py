@@ -8,7 +8,8 @@ raises is an errored result, except for a UsageError (a bad profile, say), which
 With `jobs` above one, the editions and player counts are shared among that many worker
 processes, each with engines of its own (`make_engine` is sent to them, so it must pickle, as
 the command line's does). Each one is checked exactly as it would be alone, and the results
-come in the same order, so a run finds what it finds whatever the number of jobs.
+are returned in the same order, so a run finds what it finds whatever the number of jobs (they
+reach `on_result` as each edition and player count is done, so that a stopped run keeps them).
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ from typing import Any
 from loveletter_ref.spec import Edition
 
 from ..engines.base import Engine
+from ..engines.guard import adapters_own, described
 from ..engines.process import kill_leftovers
 from ..errors import UsageError
-from ..workers import in_workers
+from ..workers import as_done
 from .results import ERRORED, FAILED, PASSED, SKIPPED, Result
 
 MakeEngine = Callable[[], Engine]
@@ -51,6 +53,14 @@ def require(properties: bool, fuzz: bool) -> None:
         _function("llcheck.properties", "property_names", "--properties")
     if fuzz:
         _function("llcheck.fuzz", "run_fuzz", "--fuzz")
+
+
+def profile_names() -> list[str]:
+    """The hypothesis profiles --properties takes ([] when they cannot be listed)."""
+    try:
+        return list(importlib.import_module("llcheck.properties.profiles").PROFILES)
+    except (ImportError, AttributeError):
+        return []
 
 
 Wanted = Callable[[str], bool]
@@ -87,16 +97,17 @@ def _property_ids(seat: Seat) -> list[str]:
 
 def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], jobs: int,
               on_result: Callable[[Result], None], wanted: Callable[[Seat], bool]) -> list[Result]:
-    """`work(seat)` for every wanted edition and player count, its results passed to `on_result` in
-    seat order; in `jobs` processes, the most players (the longest) first, each killing the
-    engine programs it started when it is ended."""
-    out: list[Result] = []
+    """`work(seat)` for every wanted edition and player count, each seat's results passed to
+    `on_result` as soon as it is done (in seat order with one job; with more, in the order they
+    finish) and returned in seat order; in `jobs` processes, the most players (the longest)
+    first, each killing the engine programs it started when it is ended."""
     seats = [seat for seat in _seats(editions) if wanted(seat)]
-    for batch in in_workers(work, seats, jobs, first=lambda seat: -seat[1], cleanup=kill_leftovers):
+    batches: dict[int, list[Result]] = {}
+    for index, batch in as_done(work, seats, jobs, first=lambda seat: -seat[1], cleanup=kill_leftovers):
         for result in batch:
             on_result(result)
-        out += batch
-    return out
+        batches[index] = batch
+    return [result for index in sorted(batches) for result in batches[index]]
 
 
 STATUS = {"passed": PASSED, "pass": PASSED, "failed": FAILED, "fail": FAILED, "skipped": SKIPPED}
@@ -125,10 +136,12 @@ def _property_results(check: Callable[..., Any], make_engine: MakeEngine, profil
         found = check(make_engine, spec, [players], profile, seed)
     except UsageError:
         raise
-    except Exception as exc:  # a campaign that breaks is reported, the run goes on
+    except BaseException as exc:  # a campaign that breaks (sys.exit() too) is reported, the run goes on
+        if not adapters_own(exc):
+            raise
         return [Result(_property_id("all", seat), ERRORED, kind="property", group="property",
                        edition=edition, players=players, seconds=time.perf_counter() - began,
-                       message=f"the properties raised {type(exc).__name__}: {exc}")]
+                       message=f"the properties raised {described(exc)}")]
     seconds = (time.perf_counter() - began) / max(1, len(found))
     return [Result(_property_id(item.name, seat), _status(item.status), kind="property",
                    group="property", edition=edition, players=players,
@@ -164,11 +177,15 @@ def _fuzz_results(fuzz: Callable[..., Any], make_engine: MakeEngine, n: int, see
         result = Result(case_id, _status(found.status), kind="fuzz", group="fuzz", edition=edition,
                         players=players, clauses=tuple(getattr(found, "clauses", ())),
                         description=f"differential fuzzing, {n} games, seed {seed}",
-                        message=message, replay_case=found.replay)
+                        message=message, replay_case=found.replay,
+                        divergence=getattr(found, "divergence", None),
+                        not_run=getattr(found, "kind", None) == "not_started")
     except UsageError:
         raise
-    except Exception as exc:  # a campaign that breaks is reported, the run goes on
+    except BaseException as exc:  # a campaign that breaks (sys.exit() too) is reported, the run goes on
+        if not adapters_own(exc):
+            raise
         result = Result(case_id, ERRORED, kind="fuzz", group="fuzz", edition=edition, players=players,
-                        message=f"the fuzzer raised {type(exc).__name__}: {exc}")
+                        message=f"the fuzzer raised {described(exc)}")
     result.seconds = time.perf_counter() - began
     return [result]

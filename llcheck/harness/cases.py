@@ -24,7 +24,9 @@ from loveletter_ref.errors import Problem, SpecError
 from loveletter_ref.paths import conformance_dir
 from loveletter_ref.spec import Edition, known_specs, load_spec
 from loveletter_ref.spec.schema import pointer_text, validator_for
-from loveletter_ref.spec.yamlsafe import decode
+from loveletter_ref.spec.yamlsafe import TooLarge, decode, read_bounded
+
+from ..engines.pipes import escape_controls
 
 STATUSES = ("required", "optional", "disputed", "golden")
 """Case folders: conformance to the edition; behaviour editions leave open; rulebook readings
@@ -99,13 +101,26 @@ def corpus_files(root: Path | None = None) -> list[Path]:
     """Every case file under `root` (default: the bundled corpus), in a stable order."""
     base = root or corpus_dir()
     if not base.is_dir():
-        raise CaseError([Problem(str(base), 1, 1, "no such case folder")])
+        raise CaseError([Problem(escape_controls(str(base)), 1, 1, "no such case folder")])
     return sorted(base.rglob("*.json"))
 
 
-def load_corpus(root: Path | None = None) -> list[Case]:
-    """Load and validate every case file under `root`; CaseError lists every problem found."""
-    base = root or corpus_dir()
+def load_corpus(root: Path | None = None, *, checked: bool = False,
+                more_editions: Iterable[Edition] = ()) -> list[Case]:
+    """Load and validate every case file under `root`; CaseError lists every problem found. With
+    `checked`, every case that loads is also checked against its edition (`corpus_problems`, with
+    `more_editions` known besides the bundled ones), and the problems of both kinds are listed."""
+    cases, problems = _load(root or corpus_dir())
+    if checked:  # in file order, both kinds together
+        problems = sorted(problems + corpus_problems(cases, more_editions),
+                          key=lambda problem: (problem.file, problem.line, problem.col))
+    if problems:
+        raise CaseError(problems)
+    return cases
+
+
+def _load(base: Path) -> tuple[list[Case], list[Problem]]:
+    """The cases of every valid file under `base`, and the problems of the others."""
     cases: list[Case] = []
     problems: list[Problem] = []
     for path in corpus_files(base):
@@ -118,15 +133,13 @@ def load_corpus(root: Path | None = None) -> list[Case]:
         except CaseError as exc:
             problems += exc.problems
     problems += _duplicates(cases)
-    if problems:
-        raise CaseError(problems)
-    return cases
+    return cases, problems
 
 
 def load_file(path: Path, status: str = "required", edition: str | None = None) -> list[Case]:
     """The cases of one file, validated; `edition`, when given, is the folder's edition."""
     data, text = _read(path)
-    at = _Locator(str(path), text, data)
+    at = _Locator(escape_controls(str(path)), text, data)
     problems = [at.problem(index, message) for index, message in _schema_errors(data)]
     if problems:
         raise CaseError(problems)
@@ -144,12 +157,11 @@ def load_file(path: Path, status: str = "required", edition: str | None = None) 
 
 def _read(path: Path) -> tuple[Any, str]:
     """A file's JSON and text; CaseError, located, when it is unreadable or not JSON."""
-    name = str(path)
+    name = escape_controls(str(path))
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise CaseError([Problem(name, 1, 1, f"file is {size} bytes; the limit is {MAX_BYTES}")])
-        text = decode(path.read_bytes(), name)
+        text = decode(read_bounded(path, MAX_BYTES), name)
+    except TooLarge as exc:
+        raise CaseError([Problem(name, 1, 1, str(exc))]) from None
     except OSError as exc:
         raise CaseError([Problem(name, 1, 1, f"cannot read file: {exc.strerror or exc}")]) from None
     except SpecError as exc:
@@ -232,8 +244,9 @@ def _layout(path: Path, root: Path) -> tuple[str, str] | Problem:
     """(status, edition) from `<root>/<status>/<edition>/<file>.json`."""
     parts = path.relative_to(root).parts
     if len(parts) != 3 or parts[0] not in STATUSES:
-        return Problem(str(path), 1, 1, f"case files belong in <status>/<edition>/NAME.json under "
-                                        f"{root} (status: {', '.join(STATUSES)})")
+        return Problem(escape_controls(str(path)), 1, 1,
+                       f"case files belong in <status>/<edition>/NAME.json under "
+                       f"{escape_controls(str(root))} (status: {', '.join(STATUSES)})")
     return parts[0], parts[1]
 
 
@@ -365,7 +378,7 @@ def _duplicates(cases: Iterable[Case]) -> list[Problem]:
     problems = []
     for case in cases:
         if case.id in first and first[case.id] is not case:
-            problems.append(Problem(str(case.path), case.line, 1,
+            problems.append(Problem(escape_controls(str(case.path)), case.line, 1,
                                     f"case {case.id}: duplicate id (also at {first[case.id].where})"))
         first.setdefault(case.id, case)
     return problems
@@ -385,9 +398,10 @@ def readings() -> set[str]:
     return {name for name, path in known_specs().items() if path.parent.name == "readings"}
 
 
-def corpus_problems(cases: Iterable[Case]) -> list[Problem]:
-    """What is wrong with loaded cases given the editions: clauses, player counts, decks, cards."""
-    known = editions()
+def corpus_problems(cases: Iterable[Case], more_editions: Iterable[Edition] = ()) -> list[Problem]:
+    """What is wrong with loaded cases given the editions (the bundled ones and `more_editions`):
+    clauses, player counts, decks, cards."""
+    known = {**editions(), **{edition.id: edition for edition in more_editions}}
     known_readings = readings()
     problems = []
     for case in cases:
@@ -396,7 +410,8 @@ def corpus_problems(cases: Iterable[Case]) -> list[Problem]:
             messages: Iterable[str] = [f"unknown edition {case.edition!r} (editions: {', '.join(known)})"]
         else:
             messages = _against(case, edition, known_readings)
-        problems += [Problem(str(case.path), case.line, 1, f"case {case.id}: {m}") for m in messages]
+        problems += [Problem(escape_controls(str(case.path)), case.line, 1, f"case {case.id}: {m}")
+                     for m in messages]
     return problems
 
 

@@ -2,14 +2,18 @@
 
 Values are compared as JSON: `true` is not `1`. Events are compared as exact lists once every
 `clause` field is dropped; states and views partially (only the keys a case gives); legal
-actions as sets. Each function returns None when the values agree, else a one-line detail.
+actions as sets. Keys the formats do not define (docs/formats.md, *Keys the formats do not
+define*) are left out first, here and in fuzzing alike (`comparable`). Each function returns
+None when the values agree, else a one-line detail.
 """
 
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
+from ..protocol.schema import schema_path
 from .results import compact
 
 MISSING = "<missing>"
@@ -39,17 +43,54 @@ def without_clauses(events: list[Any]) -> list[Any]:
     return [{k: v for k, v in e.items() if k != "clause"} if isinstance(e, dict) else e for e in events]
 
 
+@cache
+def format_keys() -> dict[str, frozenset[str]]:
+    """The top-level keys the formats define for a `state`, a `view`, an `event` (of any type) and
+    an `action` (of any type), read from the protocol schema."""
+    defs = json.loads(schema_path().read_text(encoding="utf-8"))["$defs"]
+
+    def keys(*names: str) -> frozenset[str]:
+        return frozenset(key for name in names for key in defs[name].get("properties", {}))
+
+    return {"state": keys("state"), "view": keys("view"),
+            "event": keys(*(name for name in defs if name.startswith("event_"))) - {"clause"},
+            "action": keys(*(name for name in defs if name.startswith("action_")))}
+
+
+def comparable(kind: str, value: Any) -> Any:
+    """A `state`, `view`, `event` or `action` as it is compared: without the top-level keys the
+    formats do not define for its kind (an event also without `clause`; a view's log likewise)."""
+    if not isinstance(value, dict):
+        return value
+    defined = format_keys()[kind]
+    out = {key: item for key, item in value.items() if key in defined}
+    if kind == "view" and isinstance(out.get("log"), list):
+        out["log"] = comparable_events(out["log"])
+    return out
+
+
+def comparable_events(events: list[Any]) -> list[Any]:
+    """Events as they are compared (`comparable`)."""
+    return [comparable("event", event) for event in events]
+
+
 def events_detail(expected: list[Any], actual: list[Any]) -> str | None:
-    """How two event lists differ (clause fields ignored), or None."""
-    want, got = without_clauses(expected), without_clauses(actual)
+    """How two event lists differ (`comparable`), or None."""
+    want, got = comparable_events(expected), comparable_events(actual)
     for index, (a, b) in enumerate(zip(want, got, strict=False)):
         if not same(a, b):
             return f"event {index + 1}: expected {compact(a, DETAIL)}, got {compact(b, DETAIL)}"
     if len(want) > len(got):
-        return f"expected {len(want)} events, got {len(got)}; missing: {compact(want[len(got)], DETAIL)}"
+        return f"expected {len(want)} events, got {len(got)}; missing: {_listed(want[len(got):])}"
     if len(got) > len(want):
-        return f"expected {len(want)} events, got {len(got)}; extra: {compact(got[len(want)], DETAIL)}"
+        return f"expected {len(want)} events, got {len(got)}; extra: {_listed(got[len(want):])}"
     return None
+
+
+def _listed(events: list[Any]) -> str:
+    """Events as compact JSON separated by commas, shortened to `DETAIL` characters in all."""
+    text = compact(events)[1:-1]
+    return text if len(text) <= DETAIL else text[:DETAIL - 3] + "..."
 
 
 def value_detail(expected: Any, actual: Any) -> str | None:
@@ -83,7 +124,7 @@ def partial_difference(expected: dict[str, Any], actual: dict[str, Any],
 
 
 def _key(action: Any) -> str:
-    return json.dumps(action, sort_keys=True, ensure_ascii=False)
+    return json.dumps(comparable("action", action), sort_keys=True, ensure_ascii=False)
 
 
 def actions_detail(expected: list[Any], actual: list[Any]) -> str | None:

@@ -20,6 +20,19 @@ STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 """The signals that stop a run (those the platform has, and the user has not told to ignore)."""
 
 
+_ACTIVE: list[StopSignals] = []
+"""The StopSignals handling signals now (innermost last)."""
+
+
+def real_interrupt() -> bool:
+    """Whether a KeyboardInterrupt being handled now may come from a real stop signal: only in the
+    main thread (signals reach no other), and there, when no StopSignals watches or one has seen a
+    signal. Otherwise it is an in-process adapter's own (`raise KeyboardInterrupt` in its code)."""
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    return not _ACTIVE or any(watcher.received is not None for watcher in _ACTIVE)
+
+
 class StopSignals:
     """Handles the stop signals while active (a no-op outside the main thread)."""
 
@@ -35,9 +48,12 @@ class StopSignals:
                 number = getattr(signal, name, None)
                 if number is not None and signal.getsignal(number) is not signal.SIG_IGN:  # nohup stays
                     self.saved[number] = signal.signal(number, self._handle)
+            _ACTIVE.append(self)
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self in _ACTIVE:
+            _ACTIVE.remove(self)
         for number, handler in self.saved.items():
             signal.signal(number, handler)
         self.saved.clear()

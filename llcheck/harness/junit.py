@@ -1,9 +1,10 @@
 """JUnit XML, the report format CI systems read (Jenkins, GitLab, GitHub test reporters).
 
 One `<testsuite>` per corpus folder and edition (`required/classic`, `property/z-man-2019`, ...),
-one `<testcase>` per case named by its id, with the case's first clause as its classname; a
-failure or error carries the divergence and the replay command; skipped cases and known failures
-are `<skipped>`; an unexpected pass is a failure.
+one `<testcase>` per case named by its id, with the case's main clause as its classname (for a
+broad case, the first clause its failure is charged to, `charge.py`); a failure or error carries
+the divergence and the replay command; skipped cases and known failures are `<skipped>`; an
+unexpected pass is a failure.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import socket
 import xml.etree.ElementTree as ET
 
 from ..baseline.report import junit_suites
+from .charge import is_broad
 from .clauses import clause_quote
 from .report import Report
 from .results import ERRORED, FAILED, KNOWN_FAILURE, SKIPPED, UNEXPECTED_PASS, Result, Tally, compact
@@ -26,7 +28,13 @@ def _clean(text: str) -> str:
 
 
 def classname(result: Result) -> str:
-    """The clause a case id starts with, else the first it names, else its kind and edition."""
+    """The first clause a broad case's failure is charged to, or its folder and edition (a broad
+    case that did not fail judges no clause in particular); else the clause a case id starts
+    with, else the first it names, else its kind and edition."""
+    if result.charged:
+        return result.charged[0]
+    if result.kind == "case" and is_broad(result.group, result.clauses):
+        return f"{result.group}.{result.edition or 'all'}"
     main = result.id.partition("/")[0]
     if main in result.clauses:
         return main
@@ -35,12 +43,18 @@ def classname(result: Result) -> str:
 
 def _details(result: Result) -> str:
     lines = [result.description] if result.description else []
-    lines += [f"clause {c}: {clause_quote(c)}" for c in result.clauses]
+    charged = result.charged if result.charged is not None else result.clauses
+    lines += [f"clause {c}: {clause_quote(c)}" for c in charged]
+    if len(charged) < len(result.clauses):
+        lines.append(f"not judged by this case (not suspected at its first divergence): "
+                     f"{', '.join(c for c in result.clauses if c not in charged)}")
     if result.divergence is not None:
         d = result.divergence
+        if result.kind != "case":
+            lines.append(result.message)
         lines += [f"{d.where()}: {d.what}", f"expected: {compact(d.expected)}",
                   f"actual:   {compact(d.actual)}"]
-        if d.detail:
+        if d.detail and result.kind == "case":
             lines.append(d.detail)
     elif result.message:
         lines.append(result.message)

@@ -14,8 +14,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from loveletter_ref.spec.yamlsafe import TooLarge, read_bounded
+
+from ..engines.pipes import escape_controls
 from ..errors import UsageError
 from .results import ERRORED, FAILED, KNOWN_FAILURE, PASSED, UNEXPECTED_PASS, Result
+
+MAX_BYTES = 5_000_000
+"""The largest known-failures list read."""
 
 GENERATED_PREFIXES = ("property/", "fuzz/")
 """Ids of results that are not corpus cases (properties and fuzzing campaigns)."""
@@ -31,9 +37,11 @@ class KnownFailures:
     @classmethod
     def load(cls, path: str | Path) -> KnownFailures:
         """Read a list; UsageError (FILE:LINE: problem) when it is unreadable or malformed."""
-        name = str(path)
+        name = escape_controls(str(path))
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = read_bounded(path, MAX_BYTES).decode("utf-8")
+        except TooLarge as exc:
+            raise UsageError(f"{name}: {exc}") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"{name}: cannot read the known-failures list: "
                              f"{getattr(exc, 'strerror', None) or exc}") from None

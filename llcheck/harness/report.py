@@ -67,8 +67,8 @@ class Report:
             "report": "llcheck-check", "version": REPORT_VERSION, **self.info.to_json(),
             "seconds": round(self.seconds, 3), "interrupted": self.interrupted, "exit_code": self.exit_code,
             "summary": self.tally.to_json(),
-            "clauses": [{"id": key, "quote": clause_quote(key), "verdict": t.verdict(), **t.to_json()}
-                        for key, t in clauses.items()],
+            "clauses": [{"id": key, "quote": clause_quote(key), "verdict": t.verdict(), **t.to_json(),
+                         "not_judged": t.not_judged} for key, t in clauses.items()],
             "tags": [{"id": key, "verdict": t.verdict(), **t.to_json()} for key, t in tags.items()],
             "results": [r.to_json() for r in self.results],
             **({"baseline": self.baseline} if self.baseline is not None else {}),

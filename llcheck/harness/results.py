@@ -95,6 +95,8 @@ class Result:
     `kind` is `case`, `property` or `fuzz`; `group` is the case's folder (`required`, `optional`,
     `disputed`, `golden`) or the kind itself. `message` is one line (why it failed, errored or was
     skipped); `replay` is a command that runs it again, `replay_case` the game that shows it.
+    `charged`, when set, holds the clauses a broad case's failure is charged to (`charge.py`): the
+    others of `clauses` are not judged by it.
     """
 
     id: str
@@ -113,7 +115,14 @@ class Result:
     seconds: float = 0.0
     replay: str | None = None
     replay_case: Json | None = None
+    charged: tuple[str, ...] | None = None
     engine_broken: bool = field(default=False, compare=False)
+    not_run: bool = field(default=False, compare=False)
+    """Not run because the engine could not be (re)started (exit code 3, docs/ci.md)."""
+
+    def judges(self, clause: str) -> bool:
+        """True when this result counts in `clause`'s verdict."""
+        return self.charged is None or clause in self.charged
 
     def to_json(self) -> Json:
         """The JSON report form (one line of the results stream)."""
@@ -124,14 +133,17 @@ class Result:
             "seconds": round(self.seconds, 6), "message": self.message,
             "divergence": self.divergence.to_json() if self.divergence else None,
             "known_failure": self.known_failure, "replay": self.replay, "replay_case": self.replay_case,
+            "charged": list(self.charged) if self.charged is not None else None,
         }
 
 
 @dataclass(frozen=True)
 class Tally:
-    """How many results have each status."""
+    """How many results have each status; `not_judged` counts broad cases that name a clause
+    without judging it (their failure was charged to other clauses)."""
 
     counts: Counter[str]
+    not_judged: int = 0
 
     @classmethod
     def of(cls, results: Iterable[Result]) -> Tally:
@@ -152,14 +164,17 @@ class Tally:
         return not any(self.counts[s] for s in BAD)
 
     def verdict(self) -> str:
-        """A clause's or tag's verdict: fails, errored, known failure, conforms, or untested."""
+        """A clause's or tag's verdict: fails, errored, known failure, conforms, not judged (only
+        broad cases that failed elsewhere name it), or untested."""
         if self.counts[FAILED] or self.counts[UNEXPECTED_PASS]:
             return "fails"
         if self.counts[ERRORED]:
             return "errored"
         if self.counts[KNOWN_FAILURE]:
             return "known failure"
-        return "conforms" if self.counts[PASSED] else "untested"
+        if self.counts[PASSED]:
+            return "conforms"
+        return "not judged" if self.not_judged and not self.total else "untested"
 
     def line(self) -> str:
         """`N passed, N failed, N errored, N skipped` (+ known failures and unexpected passes)."""
@@ -177,9 +192,15 @@ class Tally:
 
 
 def by_key(results: Iterable[Result], keys: str) -> dict[str, Tally]:
-    """Tallies per clause (`keys="clauses"`) or per tag (`keys="tags"`), keys sorted."""
+    """Tallies per clause (`keys="clauses"`) or per tag (`keys="tags"`), keys sorted. A result
+    that does not judge a clause (`Result.judges`) counts there as not judged."""
     groups: dict[str, list[Result]] = {}
+    unjudged: Counter[str] = Counter()
     for result in results:
         for key in getattr(result, keys):
-            groups.setdefault(key, []).append(result)
-    return {key: Tally.of(groups[key]) for key in sorted(groups)}
+            if keys == "clauses" and not result.judges(key):
+                unjudged[key] += 1
+            else:
+                groups.setdefault(key, []).append(result)
+    return {key: Tally(Tally.of(groups.get(key, ())).counts, unjudged[key])
+            for key in sorted(set(groups) | set(unjudged))}

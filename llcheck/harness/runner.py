@@ -18,9 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from ..engines.base import Engine, EngineFailure, Reply
+from ..engines.guard import AdapterFailure, adapters_own, described, raised
 from ..engines.pipes import printable
 from ..engines.subprocess import EngineGone, SubprocessEngine
 from .cases import Case
+from .charge import charged
 from .compare import MISSING, actions_detail, events_detail, partial_difference
 from .results import ERRORED, FAILED, PASSED, SKIPPED, Divergence, Json, Result
 
@@ -80,14 +82,18 @@ def run_case(engine: Engine, case: Case, case_timeout: float | None = None) -> R
         with _time_limit(engine, case_timeout):
             _Play(engine, case).run()
     except _Diverged as exc:
-        return result_for(case, FAILED, message=exc.divergence.summary(), divergence=exc.divergence,
-                          seconds=time.perf_counter() - began)
+        found = exc.divergence
+        return result_for(case, FAILED, message=found.summary(), divergence=found,
+                          seconds=time.perf_counter() - began,
+                          charged=charged(case.status, case.edition, tuple(case.clauses), found))
     except EngineFailure as exc:
         return result_for(case, ERRORED, message=_one_line(str(exc)), seconds=time.perf_counter() - began,
-                          engine_broken=isinstance(exc, EngineGone))
-    except Exception as exc:  # an in-process adapter's bug: report it, replace the adapter
-        return result_for(case, ERRORED, message=_one_line(f"the engine raised {type(exc).__name__}: {exc}"),
-                          seconds=time.perf_counter() - began, engine_broken=True)
+                          engine_broken=isinstance(exc, (EngineGone, AdapterFailure)))
+    except BaseException as exc:  # an in-process adapter's bug (sys.exit() too): report it, replace it
+        if not adapters_own(exc):
+            raise
+        return result_for(case, ERRORED, message=raised(exc), seconds=time.perf_counter() - began,
+                          engine_broken=True)
     return result_for(case, PASSED, seconds=time.perf_counter() - began)
 
 
@@ -238,7 +244,13 @@ class _Worker(threading.Thread):
                     index, case = self.todo.get_nowait()
                 except queue.Empty:
                     return
-                result = self._run(case)
+                try:
+                    result = self._run(case)
+                except BaseException as exc:  # noqa: BLE001 - a thread gets no real signal: nothing may end it
+                    self.close()
+                    result = result_for(case, ERRORED, message=_one_line(f"the run of this case failed: "
+                                                                         f"{described(exc)}"),
+                                        engine_broken=True)
                 if self.stop.is_set() and result.engine_broken:
                     return  # cut short by the interruption: not a verdict
                 self.done.put((index, result))
@@ -249,7 +261,7 @@ class _Worker(threading.Thread):
         engine = self._engine()
         if engine is None:
             return result_for(case, ERRORED, message=f"not run: the engine could not be restarted: "
-                                                     f"{self.start_error}", engine_broken=True)
+                                                     f"{self.start_error}", engine_broken=True, not_run=True)
         result = run_case(engine, case, self.case_timeout)
         if result.engine_broken:
             self.close()
@@ -260,9 +272,10 @@ class _Worker(threading.Thread):
             try:
                 self.engine = self.make_engine()
                 self.failed_starts = 0
-            except Exception as exc:  # EngineFailure, or an adapter that cannot be built
+            except BaseException as exc:  # noqa: BLE001 - EngineFailure, or an adapter that cannot be built
                 self.failed_starts += 1
-                self.start_error = _one_line(str(exc)) or type(exc).__name__
+                self.start_error = (_one_line(str(exc)) if isinstance(exc, Exception) else "") \
+                    or described(exc)
         return self.engine
 
     def close(self) -> None:
@@ -318,6 +331,11 @@ def run_cases(cases: Iterable[Case], make_engine: Callable[[], Engine], *, jobs:
     _finish(workers, stop.is_set())
     while not done.empty():
         take(*done.get_nowait())
+    if not stop.is_set():  # every worker ended, yet a case has no result: it is reported, not lost
+        for index, case in enumerate(listed):
+            if index not in results:
+                take(index, result_for(case, ERRORED, message="not run: the worker running the cases "
+                                                              "stopped before reaching it"))
     return Outcome([results[i] for i in sorted(results)], interrupted=stop.is_set())
 
 

@@ -11,7 +11,7 @@ from loveletter_ref.errors import Problem
 from loveletter_ref.spec import load_spec
 
 from ..engines import ReferenceEngine
-from .cases import Case, corpus_problems, coverage, load_corpus
+from .cases import Case, coverage, load_corpus
 from .results import PASSED, Result
 from .runner import run_case
 
@@ -40,11 +40,10 @@ class Verdict:
 
 
 def validate(root: Path | None = None) -> Verdict:
-    """Run every self-check on the corpus under `root` (CaseError when a file cannot be loaded)."""
-    cases = load_corpus(root)
-    verdict = Verdict(cases, corpus_problems(cases))
-    if verdict.problems:
-        return verdict
+    """Run every self-check on the corpus under `root` (CaseError listing every file that cannot be
+    loaded and every case that does not fit its edition)."""
+    cases = load_corpus(root, checked=True)
+    verdict = Verdict(cases)
     verdict.uncovered = [clause for clause, ids in coverage(cases).items() if not ids]
     verdict.failures = [r for r in against_reference(cases) if r.status != PASSED]
     return verdict

@@ -47,20 +47,29 @@ def failure(result: Result) -> list[str]:
     lines = [f"{LABELS.get(result.status, result.status)} {result.id}{where}"]
     if result.description:
         lines.append(f"  {result.description}")
-    if result.file and len(result.clauses) > QUOTED_CLAUSES:
-        lines.append(f"  clauses: {len(result.clauses)} (llcheck cases --show {shlex.quote(result.id)} "
+    shown = result.clauses
+    if result.charged is not None and len(result.charged) < len(result.clauses):
+        shown = result.charged
+        lines.append(f"  clauses: {len(result.clauses)}; charged with this failure: the {len(shown)} "
+                     f"suspected at its first divergence; the other {len(result.clauses) - len(shown)} "
+                     "are not judged by this case")
+    if result.file and len(shown) > QUOTED_CLAUSES:
+        lines.append(f"  clauses: {len(shown)} (llcheck cases --show {shlex.quote(result.id)} "
                      "quotes them)")
     else:
-        lines += [f"  clause {c}: {clause_quote(c)}" for c in result.clauses]
+        lines += [f"  clause {c}: {clause_quote(c)}" for c in shown]
     if result.file:
         lines.append(f"  case: {result.file}")
     if result.known_failure and result.status == UNEXPECTED_PASS:
         lines.append(f"  {result.message}")
     elif result.divergence is not None:
         d = result.divergence
-        lines.append(f"  {d.where()}: {d.what}")
-        if d.detail:
-            lines.append(f"    {d.detail}")
+        if result.kind == "case":
+            lines.append(f"  {d.where()}: {d.what}")
+            if d.detail:
+                lines.append(f"    {d.detail}")
+        else:  # the message says where, what differs, the suspects and the saved case
+            lines += [f"  {result.message}", f"  {d.where()}: {d.what}"]
         lines.append(f"    expected: {compact(d.expected, WIDTH)}")
         lines.append(f"    actual:   {compact(d.actual, WIDTH)}")
     elif result.message:
@@ -73,15 +82,19 @@ def failure(result: Result) -> list[str]:
 
 
 def _table(title: str, tallies: dict[str, Tally]) -> list[str]:
+    """One row per key; the `unjudged` column (broad cases that name the clause but whose failure
+    was charged to others) only when some row has one."""
     if not tallies:
         return []
     width = max(len(title), *(len(key) for key in tallies))
-    heads = ("cases", PASSED, FAILED, ERRORED, SKIPPED, "known")
+    unjudged = any(t.not_judged for t in tallies.values())
+    heads = ("cases", PASSED, FAILED, ERRORED, SKIPPED, "known") + (("unjudged",) if unjudged else ())
     lines = [f"{title:<{width}}  " + " ".join(f"{h:>7}" for h in heads) + "  verdict"]
     for key, tally in tallies.items():
         counts = (tally.total, tally[PASSED], tally[FAILED] + tally[UNEXPECTED_PASS], tally[ERRORED],
-                  tally[SKIPPED], tally[KNOWN_FAILURE])
-        lines.append(f"{key:<{width}}  " + " ".join(f"{n:>7}" for n in counts) + f"  {tally.verdict()}")
+                  tally[SKIPPED], tally[KNOWN_FAILURE]) + ((tally.not_judged,) if unjudged else ())
+        cells = [f"{n:>{max(7, len(h))}}" for n, h in zip(counts, heads, strict=True)]
+        lines.append(f"{key:<{width}}  " + " ".join(cells) + f"  {tally.verdict()}")
     return lines
 
 

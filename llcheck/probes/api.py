@@ -18,14 +18,15 @@ from collections import OrderedDict
 from loveletter_ref.spec import Edition
 
 from .catalogue import CATALOGUE, QUERIES, Query, query
-from .conditions import Condition, Happening, clause_applies
+from .conditions import Condition, Happening, clause_applies, round_won_by
 from .layout import ProbeError
 from .playback import Playback
 from .prover import REACHABLE, UNKNOWN, UNREACHABLE, Prover, Verdict
 from .unroll import RoundEncoding
 
 __all__ = ["CATALOGUE", "QUERIES", "REACHABLE", "UNKNOWN", "UNREACHABLE", "AnyOf", "Condition",
-           "ProbeError", "Query", "Verdict", "any_of", "check", "clause_applies", "prover", "query"]
+           "ProbeError", "Query", "Verdict", "any_of", "check", "clause_applies", "prover", "query",
+           "round_won_by"]
 
 _PROVERS: OrderedDict[tuple[int, int], tuple[Edition, Prover]] = OrderedDict()
 _KEEP = 8

@@ -16,7 +16,7 @@ import z3
 
 from .layout import Layout
 from .playback import Playback, play, silenced
-from .terms import TRUE, Bool, both, either, num
+from .terms import TRUE, Bool, at_least, both, either, num
 from .unroll import RoundEncoding, Turn
 
 PHASE_ORDER = {"start": 0, "play": 1, "respond": 2, "after": 3, "end": 4, "next": 5}
@@ -173,6 +173,33 @@ class ClauseApplies(Condition):
         return quiet.refused or gap_named(quiet, full, silenced_first=True)
 
 
+class RoundWonBy(Condition):
+    """A round ends, the game goes on, and it was won by several players or by nobody (`cases`):
+    where the next-round rule `key` must say who starts (its parts `several` and `none`)."""
+
+    uses_tokens = True
+
+    def __init__(self, key: str, cases: Sequence[str]):
+        self.key = key
+        self.cases = tuple(cases)
+        self.name = f"round-won-by:{'/'.join(self.cases)}"
+
+    def happenings(self, rnd: RoundEncoding) -> list[Happening]:
+        ending = rnd.ending
+        won = {"several": at_least(ending.winners, 2), "none": z3.Not(either(*ending.winners))}
+        goes_on = both(ending.done, z3.Not(either(*ending.reached)), either(*(won[c] for c in self.cases)))
+        return [Happening(goes_on, rnd.layout.depth, "next")]
+
+    def confirm(self, playback: Playback) -> str | None:
+        if playback.gap is not None:  # the spec leaves the case out
+            return gap_named(playback, f"{playback.edition.prefix}.{self.key}")
+        ends = [e for m in playback.moments for e in m.events if e["type"] == "round_end"]
+        counts = {"several": lambda k: k >= 2, "none": lambda k: k == 0}
+        if any(counts[c](len(e["winners"])) for e in ends[-1:] for c in self.cases):
+            return None
+        return f"the reference engine's replay does not end a round won by {' or '.join(self.cases)}"
+
+
 def gap_named(playback: Playback, clause_id: str, silenced_first: bool = False) -> str | None:
     """None when the replay stops on a rule gap naming `clause_id` during its last call."""
     how = "with the clause silenced, " if silenced_first else ""
@@ -190,3 +217,9 @@ def clause_applies(key: str, tokens: Sequence[int] | None = None) -> Condition:
     """The condition: the clause `key` (e.g. ``baron.tie``, ``round.tie``) decides something, in a
     round the players start with `tokens` (default: any below the target when they matter)."""
     return ClauseApplies(key, tokens)
+
+
+def round_won_by(key: str, cases: Sequence[str]) -> Condition:
+    """The condition: a round is won by several players or by nobody (`cases`: `several`, `none`)
+    and the game goes on, so the next-round rule `key` is asked about that case."""
+    return RoundWonBy(key, cases)

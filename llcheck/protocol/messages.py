@@ -31,7 +31,8 @@ def encode(message: Json) -> bytes:
 def decode(line: bytes | str) -> Json:
     """Parse one line into a message object (ProtocolError if it is not a JSON object)."""
     try:
-        message = json.loads(line, parse_constant=_not_json)
+        text = line.decode("utf-8") if isinstance(line, bytes) else line  # UTF-8 only: json would guess
+        message = json.loads(text, parse_constant=_not_json)
     except ValueError as exc:  # bad UTF-8 or syntax, NaN, a number too long to read
         raise ProtocolError(f"not JSON ({exc})") from None
     except RecursionError:

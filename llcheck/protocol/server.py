@@ -7,13 +7,17 @@ and anything it cannot answer becomes an error response (`"ok": false`) naming t
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from ..engines.base import Engine, EngineFailure, Hello, Json, Reply
 from .messages import OPS, PROTOCOL_VERSION, ProtocolError, decode, encode, field
+
+MAX_LINE = 1_000_000
+"""The longest request line read, in bytes (a request is a few hundred)."""
 
 
 def hello_body(hello: Hello) -> Json:
@@ -123,12 +127,16 @@ def _one_line(text: str) -> str:
 
 
 def serve(engine: Engine, infile: IO[bytes], outfile: IO[bytes], trace: IO[str] | None = None) -> None:
-    """Answer requests from `infile` on `outfile` until stop or end of input; `trace` logs both ways."""
+    """Answer requests from `infile` on `outfile` until stop or end of input; `trace` logs both ways.
+
+    Whatever the engine prints goes to stderr, so that stdout carries protocol messages only."""
     server = Server(engine)
-    for line in infile:
+    for line in _lines(infile):
         if not line.strip():
             continue
-        response = server.respond(line)
+        with contextlib.redirect_stdout(sys.stderr):
+            response = server.respond(line) if len(line) <= MAX_LINE else {
+                "id": None, "ok": False, "error": f"request longer than {MAX_LINE:,} bytes"}
         data = encode(response)
         if trace is not None:
             trace.write(f"> {line.decode('utf-8', 'replace').rstrip()}\n< {data.decode('utf-8').rstrip()}\n")
@@ -137,3 +145,17 @@ def serve(engine: Engine, infile: IO[bytes], outfile: IO[bytes], trace: IO[str] 
         outfile.flush()
         if server.stopped:
             break
+
+
+def _lines(infile: IO[bytes]) -> Iterator[bytes]:
+    """The input's lines; a line longer than MAX_LINE is read in pieces and given cut to
+    MAX_LINE + 1 bytes, so that memory stays bounded whatever comes in."""
+    while True:
+        line = infile.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE and not line.endswith(b"\n"):
+            rest = line
+            while rest and not rest.endswith(b"\n"):
+                rest = infile.readline(MAX_LINE)
+        yield line

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import DeckError, IllegalActionError, RuleGapError
 from ..spec import Clause, Edition, Step
+from ..spec.model import OPTIONAL_GENERAL_IDS
 from .actions import DECIDING, KEEP, PLAY, RESPOND, Action, Event, Phase
 from .effects import Effects, Play
 from .tables import Choice, Decision, Tables, tables_for
@@ -225,7 +226,7 @@ class Game(Effects):
         elif not alive:
             rule = self.edition.general.get("all_eliminated")
             if rule is None:
-                raise RuleGapError(f"{self.edition.prefix}.round.all-eliminated",
+                raise RuleGapError(f"{self.edition.prefix}.{OPTIONAL_GENERAL_IDS['all_eliminated']}",
                                    "every player is out of the round; no rule says who wins")
             rule.need()
             self._finish_round([], "all_eliminated")
@@ -284,7 +285,9 @@ class Game(Effects):
                 return tied
             else:
                 return []
-        raise RuleGapError(tie.id, f"players {tied} are still tied and the tie rule says no more")
+        hands = "; ".join(f"player {seat}: {self.tables.names[self.hands[seat][0]]}, discards worth "
+                          f"{sum(values[c] for c in self.discards[seat])}" for seat in tied)
+        raise RuleGapError(tie.id, f"still tied after the tie rule ({hands}); the rules say no more")
 
     def _finish_round(self, winners: list[int], reason: str) -> None:
         names = self.tables.names

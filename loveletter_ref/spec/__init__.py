@@ -11,7 +11,7 @@ from ..errors import Problem, SpecError
 from ..paths import rulebooks_dir, spec_dir
 from .compile import compile_spec
 from .extend import merge
-from .model import Card, Clause, ClauseStatus, Edition, Source, Step
+from .model import OPTIONAL_GENERAL_IDS, Card, Clause, ClauseStatus, Edition, Source, Step
 from .schema import schema_problems
 from .semantic import KindOf, semantic_problems
 from .yamlsafe import Positions, load_yaml
@@ -46,24 +46,42 @@ def find_spec(name: str | Path) -> Path:
     known = known_specs()
     if not explicit and name in known:
         return known[name]
-    if explicit or path.exists():
-        return path
+    try:
+        if explicit or path.exists():
+            return path
+    except OSError as exc:  # a name the file system cannot even look up (too long, say)
+        raise SpecError([Problem(str(name), 1, 1, f"cannot read file: {exc.strerror or exc}")]) from None
     choices = ", ".join(known) or "none"
     raise SpecError([Problem(str(name), 1, 1, f"no such spec file or bundled spec (bundled: {choices})")])
 
 
-def _kind_of(data: Any) -> KindOf | None:
-    describes = data.get("describes") if isinstance(data, dict) and data.get("kind") == "reading" else None
-    if not isinstance(describes, str):
+def _described(data: Any, positions: Positions, file: str) -> Edition | None:
+    """The bundled edition a reading describes (None for an edition); SpecError when unknown."""
+    name = data.get("describes") if data.get("kind") == "reading" else None
+    if name is None:
         return None
+    editions = [key for key, path in known_specs().items() if path.parent.name == "editions"]
+
+    def fail(message: str) -> SpecError:
+        return SpecError([Problem(file, *positions.get(("describes",), (1, 1)), message)])
+
+    if name not in editions:
+        raise fail(f"the described edition {name!r} is unknown (known editions: {', '.join(editions)})")
     try:
-        base = load_spec(describes)
-    except SpecError:
+        return load_spec(name)
+    except SpecError as exc:
+        raise fail(f"the described edition {name!r} is not valid: {exc.problems[0]}") from None
+
+
+def _kind_of(described: Edition | None) -> KindOf | None:
+    if described is None:
         return None
 
     def kind_of(key: str) -> str | None:
-        clause = base.clause_by_key(key)
-        return clause.kind if clause else None
+        clause = described.clause_by_key(key)
+        if clause is not None:
+            return clause.kind
+        return next((kind for kind, known in OPTIONAL_GENERAL_IDS.items() if known == key), None)
 
     return kind_of
 
@@ -72,7 +90,11 @@ def _problems(data: Any, positions: Positions, file: str) -> list[Problem]:
     problems = schema_problems(data, positions, file, schema_path())
     if problems:
         return problems
-    return semantic_problems(data, positions, file, rulebooks_dir(), _kind_of(data))
+    try:
+        described = _described(data, positions, file)
+    except SpecError as exc:
+        return exc.problems
+    return semantic_problems(data, positions, file, rulebooks_dir(), _kind_of(described), described)
 
 
 def _document(path: Path, seen: tuple[Path, ...] = ()) -> tuple[Any, Positions]:
@@ -116,7 +138,14 @@ def _load(path: Path, choices: tuple[tuple[str, int], ...]) -> Edition:
     problems = _problems(data, positions, str(path))
     if problems:
         raise SpecError(problems)
-    return compile_spec(data, positions, path, dict(choices), _kind_of(data))
+    described = _described(data, positions, str(path))
+    return compile_spec(data, positions, path, dict(choices), _kind_of(described))
+
+
+def _as_given(exc: SpecError, resolved: Path, given: Path) -> SpecError:
+    """The same problems, naming the file as the user gave it rather than resolved."""
+    return SpecError([Problem(str(given), p.line, p.col, p.message) if p.file == str(resolved) else p
+                      for p in exc.problems])
 
 
 def load_document(name: str | Path) -> tuple[Path, dict[str, Any], Positions]:
@@ -125,9 +154,10 @@ def load_document(name: str | Path) -> tuple[Path, dict[str, Any], Positions]:
     For tools that build specs of their own from a spec's data (`compile_spec`), such as the
     clause-by-clause hybrids of `llcheck disputes`. SpecError when the spec is not valid.
     """
-    path = find_spec(name).resolve()
-    data, positions = _document(path)
-    problems = _problems(data, positions, str(path))
+    given = find_spec(name)
+    path = given.resolve()
+    data, positions = _document(given)
+    problems = _problems(data, positions, str(given))
     if problems:
         raise SpecError(problems)
     return path, data, positions
@@ -139,4 +169,8 @@ def load_spec(name: str | Path, choices: Mapping[str, int] | None = None) -> Edi
     `choices` selects, for a reading, which version of each contradicted clause is played
     (clause key -> version index, default 0).
     """
-    return _load(find_spec(name).resolve(), tuple(sorted((choices or {}).items())))
+    given = find_spec(name)
+    try:
+        return _load(given.resolve(), tuple(sorted((choices or {}).items())))
+    except SpecError as exc:
+        raise _as_given(exc, given.resolve(), given) from None

@@ -1,6 +1,7 @@
 """`extends: BASE`: an edition written as another edition plus what it adds or replaces.
 
-The derived file's header fields replace the base's; its sources are added; a card with a base
+The derived file's header fields replace the base's, and those it leaves out are inherited (but
+`id`, `prefix` and `title`, which name the new edition); its sources are added; a card with a base
 card's name replaces that card's fields, and its rules replace the base rules with the same id
 (in place) or are added after them; other cards are added; general rules likewise by id. Every
 inherited clause takes the derived edition's prefix. Problems in inherited content are located at
@@ -13,7 +14,11 @@ from typing import Any
 
 from .yamlsafe import Pointer, Positions
 
-HEADER_FROM_BASE = ("shared_values",)
+OWN_FIELDS = ("id", "prefix", "title")
+"""Header fields every edition states for itself: they name it."""
+
+MERGED_FIELDS = ("cards", "rules", "sources", "extends")
+"""Fields merged item by item rather than replaced."""
 
 
 class _Merger:
@@ -71,9 +76,11 @@ class _Merger:
 
     def document(self, base: dict[str, Any]) -> dict[str, Any]:
         own = self.derived
-        merged = {key: base[key] for key in HEADER_FROM_BASE if key in base}
+        merged = {key: value for key, value in base.items() if key not in OWN_FIELDS + MERGED_FIELDS}
+        for key in merged:
+            self.inherit((key,))
         for key, value in own.items():
-            if key not in ("cards", "rules", "sources", "extends"):
+            if key not in MERGED_FIELDS:
                 merged[key] = value
                 self.take((key,), (key,))
         merged["sources"] = {**base.get("sources", {}), **own.get("sources", {})}

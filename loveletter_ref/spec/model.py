@@ -60,8 +60,15 @@ GENERAL_KINDS = (
 )
 """General rules every spec must state (or, in a reading, mark silent)."""
 
-OPTIONAL_GENERAL_KINDS = ("all_eliminated",)
-"""General rules consulted only in situations complete editions cannot reach."""
+OPTIONAL_GENERAL_IDS = {"all_eliminated": "round.all-eliminated"}
+"""General rules consulted only in situations complete editions cannot reach, with the clause id
+the engine's gap names when a spec lacks the rule (a reading may declare that id silent)."""
+
+OPTIONAL_GENERAL_KINDS = tuple(OPTIONAL_GENERAL_IDS)
+
+OPTIONAL_PARTS = {"next_first": ("several", "none")}
+"""Rule parameters a reading may leave out when its rulebook does not say (the rules are then
+silent on those cases)."""
 
 
 @dataclass(frozen=True)

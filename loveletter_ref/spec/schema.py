@@ -32,8 +32,8 @@ def pointer_text(pointer: Pointer) -> str:
 
 
 def most_specific(error: ValidationError) -> ValidationError:
-    """The most specific error under a oneOf/anyOf failure."""
-    while error.context:
+    """The most specific error under a oneOf/anyOf failure (or the first that has its own words)."""
+    while error.context and _own_words(error) is None:
         deeper = best_match(error.context)
         if deeper is None or deeper is error:
             break
@@ -41,10 +41,20 @@ def most_specific(error: ValidationError) -> ValidationError:
     return error
 
 
+def _own_words(error: ValidationError) -> str | None:
+    """The schema's own message for this failure (its `x-error` by keyword), the value filled in."""
+    words = error.schema.get("x-error", {}) if isinstance(error.schema, dict) else {}
+    text = words.get(error.validator)
+    return text.replace("{value}", repr(error.instance)) if isinstance(text, str) else None
+
+
 def _describe(error: ValidationError) -> tuple[Pointer, str]:
     """Pointer and message for one schema error, phrased for people writing specs."""
     error = most_specific(error)
     pointer: Pointer = tuple(error.absolute_path)
+    own = _own_words(error)
+    if own is not None:
+        return pointer, f"{pointer_text(pointer)}: {own}"
     if error.validator in ("unevaluatedProperties", "additionalProperties"):
         unknown = re.findall(r"'([^']*)'", error.message.partition("(")[2]) or ["?"]
         names = ", ".join(repr(name) for name in unknown)

@@ -15,6 +15,7 @@ from .model import (
     PROPERTY_KINDS,
     REQUIRED_MODIFIERS,
     STEP_KINDS,
+    Edition,
     table_lookup,
 )
 from .yamlsafe import Pointer, Positions, locate
@@ -33,13 +34,15 @@ def rule_kinds(raw: dict[str, Any], vocabulary: tuple[str, ...]) -> list[str]:
 
 def semantic_problems(data: dict[str, Any], positions: Positions, file: str,
                       rulebooks: Path | None = None,
-                      kind_of: KindOf | None = None) -> list[Problem]:
+                      kind_of: KindOf | None = None,
+                      described: Edition | None = None) -> list[Problem]:
     """Every semantic problem of a schema-valid spec, located.
 
     `kind_of` maps a clause key to its rule kind in the edition a reading describes; it is how
-    a silent clause says what it is silent about.
+    a silent clause says what it is silent about. `described` is that edition: a reading must
+    address each of its clauses and mark the clauses it adds `novel`.
     """
-    checks = _Checks(data, rulebooks, kind_of or (lambda key: None))
+    checks = _Checks(data, positions, rulebooks, kind_of or (lambda key: None), described)
     found = []
     for pointer, message in checks.run():
         line, col = locate(positions, pointer)
@@ -50,20 +53,28 @@ def semantic_problems(data: dict[str, Any], positions: Positions, file: str,
 class _Checks:
     """One pass over a spec; `run` yields (pointer, message) for each problem."""
 
-    def __init__(self, data: dict[str, Any], rulebooks: Path | None, kind_of: KindOf):
+    def __init__(self, data: dict[str, Any], positions: Positions, rulebooks: Path | None,
+                 kind_of: KindOf, described: Edition | None):
         self.data = data
+        self.positions = positions
         self.reading = data["kind"] == "reading"
         self.rulebooks = rulebooks
         self.kind_of = kind_of
+        self.described = described if self.reading else None
         self.names = {card["name"] for card in data["cards"]}
         self.lo, self.hi = data["players"]["min"], data["players"]["max"]
-        self._lines: dict[str, list[str] | None] = {}
+        self._lines: dict[str, list[str] | str] = {}
+
+    def line(self, pointer: Pointer) -> int:
+        """The line a pointer's value starts on."""
+        return locate(self.positions, pointer)[0]
 
     def run(self) -> Iterator[Found]:
         yield from self._header()
         yield from self._cards()
         yield from self._general()
         yield from self._ids()
+        yield from self._against_edition()
         yield from self._counts()
         yield from self._sources()
 
@@ -87,14 +98,14 @@ class _Checks:
     # -- cards -------------------------------------------------------------------------------
 
     def _cards(self) -> Iterator[Found]:
-        seen_names: dict[str, int] = {}
+        seen_names: dict[str, Pointer] = {}
         seen_values: dict[int, str] = {}
         for i, card in enumerate(self.data["cards"]):
             at = ("cards", i)
             name = card["name"]
             if name in seen_names:
-                yield at + ("name",), f"duplicate card {name!r} (also cards[{seen_names[name]}])"
-            seen_names.setdefault(name, i)
+                yield at + ("name",), f"duplicate card {name!r} (also line {self.line(seen_names[name])})"
+            seen_names.setdefault(name, at)
             value = card["value"]
             if value in seen_values and not self.data.get("shared_values"):
                 yield at + ("value",), (f"{name} has value {value}, like {seen_values[value]}; "
@@ -129,7 +140,7 @@ class _Checks:
             elif kind in MODIFIER_OF:
                 if not any(step in MODIFIER_OF[kind] for step in last_steps):
                     targets = " or ".join(MODIFIER_OF[kind])
-                    yield where, f"{kind} must follow a {targets} rule of the same card"
+                    yield where, f"{kind} must follow {_a(targets)} rule of the same card"
             elif kind in properties:
                 yield where, f"{card['name']} has {kind} twice"
             properties.add(kind)
@@ -140,7 +151,8 @@ class _Checks:
         for modifier in need:
             if modifier not in later:
                 verb = "state it or mark it silent" if self.reading else "state it"
-                yield where, f"{card['name']}: {self._kind_word(where)} needs a {modifier} rule ({verb})"
+                yield where, (f"{card['name']}: {self._kind_word(where)} needs {_a(modifier)} rule "
+                              f"({verb})")
 
     def _kind_word(self, where: Pointer) -> str:
         card = self.data["cards"][where[1]]
@@ -164,21 +176,32 @@ class _Checks:
 
     def _general(self) -> Iterator[Found]:
         seen: dict[str, int] = {}
-        for i, clause in enumerate(self.data["rules"]):
+        rules = self.data["rules"]
+        for i, clause in enumerate(rules):
             where = ("rules", i)
             kind = yield from self._one_rule(clause, where, ALL_GENERAL_KINDS)
             if kind is None:
                 continue
             if kind in seen:
-                yield where, f"{kind} is stated twice (also rules[{seen[kind]}])"
+                first = seen[kind]
+                yield where, (f"{kind} is stated twice (also by clause {rules[first]['id']!r}, "
+                              f"line {self.line(('rules', first))})")
             seen.setdefault(kind, i)
             for body in self._rule_bodies(clause):
                 if kind in body:
                     yield from self._general_values(kind, body, where)
         for kind in GENERAL_KINDS:
             if kind not in seen:
-                verb = "state it or mark it silent" if self.reading else "state it"
-                yield ("rules",), f"no {kind} rule ({verb})"
+                yield ("rules",), f"no {kind} rule ({self._state_it(kind)})"
+
+    def _state_it(self, kind: str) -> str:
+        """What to do about a missing rule of this kind."""
+        if not self.reading:
+            return "state it"
+        edition = self.described
+        if edition is None or kind not in edition.general:
+            return "state it or mark it silent"
+        return f"state {edition.id}'s clause {edition.general[kind].key!r} or mark it silent"
 
     def _general_values(self, kind: str, body: dict[str, Any], where: Pointer) -> Iterator[Found]:
         value = body[kind]
@@ -228,6 +251,12 @@ class _Checks:
             for key in ("silent", "versions", "novel", "contradiction"):
                 if key in clause:
                     yield where + (key,), f"{key!r} is for readings; an edition states every rule"
+        elif "versions" in clause and not clause.get("contradiction", "").strip():
+            yield where + ("versions",), (f"clause {clause['id']!r} has versions but no contradiction: "
+                                          "say what in the rulebook contradicts what")
+        elif "contradiction" in clause and "versions" not in clause:
+            yield where + ("contradiction",), (f"clause {clause['id']!r} states a contradiction but no "
+                                               "versions (one per reading of the rulebook)")
         if "silent" in clause:
             if kinds or "versions" in clause:
                 yield where, f"clause {clause['id']!r} is silent but also states a rule"
@@ -261,9 +290,9 @@ class _Checks:
     def _rule_bodies(self, clause: dict[str, Any]) -> list[dict[str, Any]]:
         return list(clause["versions"]) if "versions" in clause else [clause]
 
-    def _kind(self, clause: dict[str, Any]) -> str | None:
+    def _kind(self, clause: dict[str, Any], vocabulary: tuple[str, ...] = CARD_KINDS) -> str | None:
         for body in self._rule_bodies(clause):
-            kinds = rule_kinds(body, CARD_KINDS)
+            kinds = rule_kinds(body, vocabulary)
             if kinds:
                 return kinds[0]
         return self.kind_of(clause["id"]) if "silent" in clause else None
@@ -278,8 +307,60 @@ class _Checks:
         entries += [(("rules", i, "id"), c["id"]) for i, c in enumerate(self.data["rules"])]
         for pointer, key in entries:
             if key in seen:
-                yield pointer, f"duplicate clause id {key!r}"
+                yield pointer, f"duplicate clause id {key!r} (also line {self.line(seen[key])})"
             seen.setdefault(key, pointer)
+
+    # -- readings against the edition they describe ------------------------------------------
+
+    def _against_edition(self) -> Iterator[Found]:
+        """A reading addresses every clause of its edition and marks the clauses it adds novel."""
+        edition = self.described
+        if edition is None:
+            return
+        theirs = {clause.key for clause in edition.clauses.values()}
+        default = edition.general.get("no_valid_target")
+        for pointer, clause in self._rule_clauses():
+            key = clause["id"]
+            if key in theirs or "silent" in clause or _novel(clause):
+                continue
+            if default is not None and clause.get("no_target") == default.rule:
+                continue  # spells out, for one card, the edition's general default
+            yield pointer + ("id",), (f"clause {key!r} is not in {edition.id}; mark it `novel: true` "
+                                      "if the rulebook adds it")
+        yield from self._missing_card_clauses(edition)
+        stated = {self._kind(clause, ALL_GENERAL_KINDS) for clause in self.data["rules"]}
+        mine = {clause["id"] for clause in self.data["rules"]}
+        for general in edition.general.values():
+            if general.key not in mine and (general.kind in stated or general.kind not in GENERAL_KINDS):
+                yield ("rules",), (f"no clause {general.key!r} ({edition.id}'s {general.kind} rule); "
+                                   "state it or mark it silent")
+
+    def _missing_card_clauses(self, edition: Edition) -> Iterator[Found]:
+        mine = {card["id"]: i for i, card in enumerate(self.data["cards"])}
+        for card in edition.cards:
+            if card.clause.key not in mine:
+                continue
+            i = mine[card.clause.key]
+            raw = self.data["cards"][i]
+            rules = raw.get("rules", [])
+            ids = {rule["id"] for rule in rules}
+            kinds = {self._kind(rule) for rule in rules}
+            for clause in edition.clauses.values():
+                if clause.card != card.name or clause.kind == "card" or clause.key in ids:
+                    continue
+                if clause.kind not in kinds and any(clause.kind in REQUIRED_MODIFIERS.get(step or "", ())
+                                                    for step in kinds):
+                    continue  # reported as a modifier its step needs
+                at = ("cards", i, "rules") if "rules" in raw else ("cards", i)
+                yield at, (f"{raw['name']} has no clause {clause.key!r} ({edition.id}'s {clause.kind} "
+                           "rule); state it or mark it silent")
+
+    def _rule_clauses(self) -> Iterator[tuple[Pointer, dict[str, Any]]]:
+        for i, card in enumerate(self.data["cards"]):
+            for j, clause in enumerate(card.get("rules", [])):
+                yield ("cards", i, "rules", j), clause
+        for i, clause in enumerate(self.data["rules"]):
+            yield ("rules", i), clause
 
     # -- counts ------------------------------------------------------------------------------
 
@@ -311,6 +392,7 @@ class _Checks:
 
     def _sources(self) -> Iterator[Found]:
         declared = self.data["sources"]
+        unreadable: set[str] = set()
         for pointer, source in self._all_sources():
             doc = source["doc"]
             if doc not in declared:
@@ -319,9 +401,11 @@ class _Checks:
             file = declared[doc].get("file")
             if not file or source.get("paraphrase") or self.rulebooks is None:
                 continue
-            lines = self._rulebook(file)
-            if lines is None:
-                yield pointer + ("doc",), f"rulebook file {file!r} is not in {self.rulebooks}"
+            lines = self._rulebook(self.rulebooks, file)
+            if isinstance(lines, str):
+                if lines not in unreadable:  # once per file, or once for a missing folder
+                    unreadable.add(lines)
+                    yield ("sources", doc, "file"), lines
                 continue
             line = source.get("line")
             if line is not None and not 1 <= line <= len(lines):
@@ -352,14 +436,38 @@ class _Checks:
         for i, clause in enumerate(self.data["rules"]):
             yield from clause_sources(clause, ("rules", i))
 
-    def _rulebook(self, file: str) -> list[str] | None:
+    def _rulebook(self, folder: Path, file: str) -> list[str] | str:
+        """The lines of a rulebook file, or why it cannot be read."""
         if file not in self._lines:
-            path = self.rulebooks / file if self.rulebooks else None
-            try:
-                self._lines[file] = path.read_text(encoding="utf-8").split("\n") if path else None
-            except (OSError, UnicodeDecodeError):
-                self._lines[file] = None
+            self._lines[file] = _read_rulebook(folder, file)
         return self._lines[file]
+
+
+def _read_rulebook(folder: Path, file: str) -> list[str] | str:
+    """The lines of `folder`/`file`, or why they cannot be read (the same words for every file of
+    a missing folder)."""
+    if not folder.is_dir():
+        return (f"rulebooks folder {folder} does not exist (LLCHECK_RULEBOOKS must name the folder "
+                "that holds the rulebook files)")
+    path = folder / file
+    if not path.is_file():
+        return (f"rulebook file {file!r} is not in {folder} (set LLCHECK_RULEBOOKS to the folder "
+                "that holds it, or mark the quotes as paraphrases)")
+    try:
+        return path.read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"rulebook file {path} cannot be read: {getattr(exc, 'strerror', None) or exc}"
+
+
+def _novel(clause: dict[str, Any]) -> bool:
+    """Marked `novel`, as a whole or in every version."""
+    versions = clause.get("versions", [])
+    return bool(clause.get("novel")) or (bool(versions) and all(v.get("novel") for v in versions))
+
+
+def _a(word: str) -> str:
+    """The word with its indefinite article."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
 
 
 def _squash(text: str) -> str:

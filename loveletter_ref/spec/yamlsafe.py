@@ -83,14 +83,27 @@ class _Builder:
         return out
 
 
+class TooLarge(Exception):
+    """A file holds more bytes than a reader accepts."""
+
+
+def read_bounded(path: str | Path, max_bytes: int) -> bytes:
+    """A file's bytes, reading at most one byte past `max_bytes` whatever the file is (a device
+    or a pipe has no size to check first): TooLarge beyond that, OSError when it cannot be read."""
+    with open(path, "rb") as handle:
+        raw = handle.read(max_bytes + 1)
+    if len(raw) > max_bytes:
+        raise TooLarge(f"file is larger than the limit of {max_bytes:,} bytes")
+    return raw
+
+
 def read_text(path: Path, max_bytes: int = MAX_BYTES) -> str:
     """Read a UTF-8 file, refusing oversized or badly encoded input with a located error."""
     name = str(path)
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise SpecError([Problem(name, 1, 1, f"file is {size} bytes; the limit is {max_bytes}")])
-        raw = path.read_bytes()
+        raw = read_bounded(path, max_bytes)
+    except TooLarge as exc:
+        raise SpecError([Problem(name, 1, 1, str(exc))]) from None
     except OSError as exc:
         raise SpecError([Problem(name, 1, 1, f"cannot read file: {exc.strerror or exc}")]) from None
     return decode(raw, name)
@@ -120,6 +133,9 @@ def parse_yaml(text: str, name: str) -> tuple[Any, Positions]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        if _char_at(text, line, col) == "\t":
+            raise SpecError([Problem(name, line, col, "tab character; YAML indents with spaces")]) \
+                from None
         message = " ".join(str(part) for part in (exc.context, exc.problem) if part)
         raise SpecError([Problem(name, line, col, f"malformed YAML: {message}")]) from None
     except yaml.YAMLError as exc:
@@ -128,6 +144,12 @@ def parse_yaml(text: str, name: str) -> tuple[Any, Positions]:
         raise SpecError([Problem(name, 1, 1, "document is nested too deeply")]) from None
     finally:
         loader.dispose()
+
+
+def _char_at(text: str, line: int, col: int) -> str:
+    """The character at 1-based LINE:COL of `text` ('' past the end)."""
+    lines = text.split("\n")
+    return lines[line - 1][col - 1:col] if line <= len(lines) else ""
 
 
 def load_yaml(path: Path) -> tuple[Any, Positions]:

@@ -4,11 +4,13 @@ except for the one way of breaking the protocol named on the command line.
 
     python tests/engines/broken_engine.py MODE
 
-Modes: ok, silent (never answers), old-protocol, crash-on-start, hang-on-apply, garbage-on-apply,
+Modes: ok, silent (never answers), old-protocol, crash-on-start, crash-like-node (a stack trace and
+Node's version line after the error), hang-on-apply, garbage-on-apply,
 wrong-id, error-on-view, bad-events (breaks the schema, not the comparison), spawn-and-hang
 (starts a child that would outlive it, writes the child's pid to the file named by
 LLCHECK_TEST_MARKER, then hangs), banner (prints text before the hello),
-crash-once (crashes on the first start only, using a marker file named by LLCHECK_TEST_MARKER).
+crash-once (crashes on the first start only, using a marker file named by LLCHECK_TEST_MARKER),
+dies-after-crash (crashes on its first start; every later copy dies before its hello).
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ def send(message: dict) -> None:
 
 def main(mode: str) -> int:
     server = Server(ReferenceEngine())
+    if mode == "dies-after-crash" and not _first_time():
+        print("cannot bind port 9999: address in use", file=sys.stderr, flush=True)
+        return 7
     if mode == "banner":
         print("my engine 1.0 starting up", flush=True)
     for line in sys.stdin.buffer:
@@ -41,9 +46,16 @@ def main(mode: str) -> int:
             send({"id": request["id"], "ok": True, "protocol": "0", "name": "old", "version": "0",
                   "editions": ["classic"], "capabilities": []})
             continue
-        if op == "start" and (mode == "crash-on-start" or (mode == "crash-once" and _first_time())):
+        if op == "start" and (mode in ("crash-on-start", "dies-after-crash")
+                              or (mode == "crash-once" and _first_time())):
             print("Traceback: something went very wrong", file=sys.stderr, flush=True)
             return 3
+        if op == "start" and mode == "crash-like-node":  # the error, its stack, then Node's version
+            lines = ["/engine.js:12", "    null.hand;", "",
+                     "TypeError: Cannot read properties of null (reading 'hand')",
+                     "    at Game.effect (/engine.js:12:5)", "", "Node.js v20.20.2"]
+            print("\n".join(lines), file=sys.stderr, flush=True)
+            return 1
         if op == "apply" and mode == "hang-on-apply":
             time.sleep(3600)
         if op == "apply" and mode == "spawn-and-hang":

@@ -13,7 +13,7 @@ from typing import Any
 
 from loveletter_ref.spec import Edition
 
-from ..harness.compare import without_clauses
+from .compare import without_clauses
 
 EVENT_RULES: dict[str, tuple[str, ...]] = {
     "round_start": ("set_aside", "face_up", "deal"),
@@ -68,6 +68,12 @@ FIELD_RULES: dict[tuple[str, str], tuple[str, ...]] = {
 }
 """(event type, field) -> the rule kinds that decide that field, where the type alone says too little."""
 
+REASON_RULES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("token", "round"): ("round_tokens",),
+    ("token", "bonus"): ("bonus_token",),
+}
+"""(event type, reason) -> the rule kinds behind an event of that type given for that reason."""
+
 AT_START: dict[str, tuple[str, ...]] = {"turn": ("first_player", "next_first"),
                                         "starter": ("first_player", "next_first")}
 """Right after a deal, who is on turn is decided by the starting rules instead."""
@@ -107,9 +113,9 @@ def event_suspects(edition: Edition, want: list[dict[str, Any]], got: list[dict[
     `want` may carry the reference's `clause` fields; they are ignored when locating the difference.
     """
     i = first_index(without_clauses(want), without_clauses(got))
-    types = [e.get("type") for e in (want[i:i + 1] + got[i:i + 1]) if isinstance(e, dict)]
-    kinds = _field_kinds(want[i:i + 1], got[i:i + 1]) or [
-        k for t in types for k in _event_kinds(str(t), at_start)]
+    pair = [e for e in (want[i:i + 1] + got[i:i + 1]) if isinstance(e, dict)]
+    types = [e.get("type") for e in pair]
+    kinds = _field_kinds(want[i:i + 1], got[i:i + 1]) or [k for e in pair for k in _event_kinds(e, at_start)]
     out = kinds_clauses(edition, kinds)
     out += [e["clause"] for e in want[i:] if isinstance(e, dict) and isinstance(e.get("clause"), str)]
     if any(t in CARD_EFFECTS for t in types):
@@ -131,10 +137,11 @@ def _field_kinds(want: list[Any], got: list[Any]) -> list[str]:
     return [kind for f in fields if f is not None for kind in f]
 
 
-def _event_kinds(event_type: str, at_start: bool) -> tuple[str, ...]:
+def _event_kinds(event: dict[str, Any], at_start: bool) -> tuple[str, ...]:
+    event_type = str(event.get("type"))
     if at_start and event_type in ("turn", "round_start"):
         return EVENT_RULES[event_type] + ("first_player", "next_first")
-    return EVENT_RULES.get(event_type, ())
+    return REASON_RULES.get((event_type, str(event.get("reason"))), EVENT_RULES.get(event_type, ()))
 
 
 def state_suspects(edition: Edition, want: dict[str, Any], got: dict[str, Any], card: str | None,

@@ -1,0 +1,382 @@
+"""Hostile first use of the command line: adapters that call sys.exit() or raise what is not an
+error, bad hellos and answers, reports that would overwrite inputs, invalid corpora, absurd
+numbers, unclear messages (docs/robustness.md). Each test failed before its fix."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from conftest import run_llcheck
+from test_check_command import CORPUS, check
+
+from llcheck.commands import perft as perft_command
+from llcheck.engines import ReferenceEngine
+from llcheck.harness import campaigns, runner
+from llcheck.harness.cases import corpus_dir, load_corpus
+from llcheck.harness.interrupts import StopSignals, real_interrupt
+from llcheck.workers import as_done
+from loveletter_ref.spec import load_spec
+
+TESTS = Path(__file__).parent
+BUNDLED = corpus_dir() / "required" / "classic" / "baron.json"
+
+
+run = run_llcheck
+
+
+def one_line(err: str) -> None:
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+
+
+# -- 1. an adapter raising SystemExit, KeyboardInterrupt or GeneratorExit -------------------------
+
+
+@pytest.mark.parametrize(("adapter", "raised"), [("Exits", "SystemExit(5)"),
+                                                 ("Interrupts", "KeyboardInterrupt"),
+                                                 ("GeneratorExits", "GeneratorExit")])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_adapter_that_exits_errors_each_case_and_the_run_goes_on(capsys, tmp_path, adapter, raised, jobs):
+    stream = tmp_path / "r.jsonl"
+    code, out, err = check(capsys, "--impl", f"python:hostile_adapters:{adapter}", "--jobs", jobs, "-q",
+                           "--results", str(stream))
+    assert code == 1, out + err
+    assert out.splitlines()[-1].startswith("2 passed, 0 failed, 3 errored, 0 skipped in ")  # 2 apply nothing
+    assert f"  the engine raised {raised}\n" in out
+    results = [json.loads(line) for line in stream.read_text().splitlines()[1:-1]]
+    assert sorted(r["status"] for r in results) == ["errored"] * 3 + ["passed"] * 2
+
+
+def test_an_adapter_that_exits_on_some_cases_only_loses_those(capsys):
+    code, out, _ = run(capsys, "check", "--impl", "python:hostile_adapters:ExitsOnPrince", "--edition",
+                       "classic", "--run", "classic.prince*", "-q")
+    assert code == 1
+    summary = out.splitlines()[-1].split()
+    assert int(summary[0]) > 0 and int(summary[4]) > 0, out  # some passed, some errored
+    assert "the engine raised SystemExit(0)" in out
+
+
+def test_an_adapter_that_exits_as_it_is_built_cannot_be_talked_to(capsys):
+    code, out, err = check(capsys, "--impl", "python:hostile_adapters:ExitsWhenBuilt")
+    assert (code, out) == (3, "")
+    assert err == ("llcheck check: cannot talk to the engine python:hostile_adapters:ExitsWhenBuilt: "
+                   "python:hostile_adapters:ExitsWhenBuilt could not be created: SystemExit(3)\n")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_fuzzing_and_properties_report_an_adapter_that_exits(capsys, tmp_path, jobs):
+    code, out, _ = check(capsys, "--impl", "python:hostile_adapters:Exits", "--edition", "classic",
+                         "--skip", "runner/*", "--fuzz", "2", "--properties", "--jobs", jobs, "-q",
+                         "--fuzz-dir", str(tmp_path), "--json", str(tmp_path / "r.json"))
+    assert code == 1, out
+    results = json.loads((tmp_path / "r.json").read_text())["results"]
+    fuzz = [r for r in results if r["kind"] == "fuzz"]
+    assert [r["id"] for r in fuzz] == ["fuzz/classic/2p", "fuzz/classic/3p", "fuzz/classic/4p"]
+    assert all(r["status"] == "failed" and "the engine raised SystemExit(5)" in r["message"] for r in fuzz)
+    properties = [r for r in results if r["kind"] == "property"]
+    assert properties and all(r["status"] != "passed" for r in properties)
+
+
+def test_a_worker_thread_never_loses_a_case(monkeypatch):
+    """Whatever ends the run of one case (here the harness itself raising SystemExit), the case
+    gets a result and the others run: a worker thread that died used to take its queue along."""
+    cases = load_corpus(Path(CORPUS))
+    plain = runner.run_case
+
+    def failing(engine, case, case_timeout=None):
+        if case.id == cases[1].id:
+            raise SystemExit(9)
+        return plain(engine, case, case_timeout)
+
+    monkeypatch.setattr(runner, "run_case", failing)
+    for jobs in (1, 2):
+        outcome = runner.run_cases(cases, ReferenceEngine, jobs=jobs)
+        assert [r.id for r in outcome.results] == [c.id for c in cases]
+        assert [r.status for r in outcome.results] == ["passed", "errored", "passed", "passed", "passed"]
+        assert outcome.results[1].message == "the run of this case failed: SystemExit(9)"
+
+
+def test_a_keyboard_interrupt_is_real_only_in_the_main_thread_and_after_a_signal():
+    seen: list[bool] = []
+    thread = threading.Thread(target=lambda: seen.append(real_interrupt()))
+    thread.start()
+    thread.join()
+    assert seen == [False]
+    assert real_interrupt()  # nothing watches the signals: it may be Ctrl-C
+    with StopSignals() as signals:
+        assert not real_interrupt()
+        with signals.held():
+            os.kill(os.getpid(), signal.SIGINT)
+        assert real_interrupt()
+
+
+@pytest.mark.parametrize(("adapter", "message"), [
+    ("Exits", "the engine raised SystemExit(5)"),
+    ("Interrupts", "the engine raised KeyboardInterrupt"),
+    ("Recurse", "the engine raised RecursionError: maximum recursion depth exceeded"),
+    ("WrongTypes", "the engine's legal actions are not a list of action objects (got int)"),
+])
+def test_perft_reports_a_broken_adapter_in_one_line(capsys, adapter, message):
+    code, out, err = run(capsys, "perft", "--edition", "classic", "--players", "2", "--seed", "1",
+                         "--depth", "3", "--impl", f"python:hostile_adapters:{adapter}")
+    assert (code, out) == (3, "")
+    assert err == f"llcheck perft: engine failure: {message}\n"
+
+
+@pytest.mark.parametrize(("adapter", "reason"), [("Exits", "the engine raised SystemExit(5)"),
+                                                 ("Interrupts", "the engine raised KeyboardInterrupt")])
+def test_record_writes_down_an_adapter_that_exits_and_says_so(capsys, tmp_path, adapter, reason):
+    out_file = tmp_path / "b.jsonl"
+    code, out, err = run(capsys, "record", "--impl", f"python:hostile_adapters:{adapter}", "--edition",
+                         "classic", "--corpus", CORPUS, "--games", "0", "--out", str(out_file))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[1] == ("llcheck record: warning: the engine failed 3 steps, in 3 cases and games "
+                        "(recorded as failures):")
+    assert lines[2] == f"  3 x {reason}"
+    assert out_file.exists()
+
+
+# -- 2, 3. hellos and answers of the wrong kind ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("adapter", "why"), [
+    ("BadHello", "its hello is a str, not an llcheck.engines.Hello"),
+    ("NoHello", "it has no hello attribute (an llcheck.engines.Hello)"),
+])
+def test_check_refuses_an_adapter_without_a_usable_hello(capsys, adapter, why):
+    code, out, err = check(capsys, "--impl", f"python:hostile_adapters:{adapter}")
+    assert (code, out) == (3, "")
+    assert err == f"llcheck check: cannot talk to the engine python:hostile_adapters:{adapter}: {why}\n"
+
+
+# -- 4. parallel campaigns hand over each result when it is done ---------------------------------
+
+
+def _slow_when_small(seat: tuple) -> list[str]:
+    """Two players (started last) take long; the others are done at once."""
+    time.sleep(1.5 if seat[1] == 2 else 0.05)
+    return [f"{seat[0].id}/{seat[1]}p"]
+
+
+def test_parallel_campaign_results_come_as_they_finish_and_are_returned_in_order():
+    seen: list[str] = []
+    returned = campaigns._campaign(_slow_when_small, [load_spec("classic")], 2, seen.append,
+                                   lambda seat: True)
+    assert seen[-1] == "classic/2p" and sorted(seen[:2]) == ["classic/3p", "classic/4p"]
+    assert returned == ["classic/2p", "classic/3p", "classic/4p"]
+
+
+def test_as_done_hands_over_each_answer_as_soon_as_it_exists():
+    began = time.monotonic()
+    first = next(as_done(time.sleep, [2.0, 0.05, 0.05], 2))
+    assert first == (1, None) and time.monotonic() - began < 1.5
+
+
+def test_a_stopped_parallel_fuzzing_run_keeps_the_seats_it_finished(tmp_path):
+    """The two-player seat hangs (and starts last); the other two are done and must be on disk."""
+    stream = tmp_path / "r.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "llcheck", "check", "--impl", "python:hostile_adapters:HangsWithTwoPlayers",
+         "--edition", "classic", "--run", "fuzz/*", "--fuzz", "2", "--jobs", "2", "--fuzz-dir", str(tmp_path),
+         "--results", str(stream), "-q"],
+        cwd=TESTS, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    done: list[str] = []
+    while len(done) < 2:
+        assert time.monotonic() < deadline and process.poll() is None, process.communicate()
+        time.sleep(0.1)
+        lines = stream.read_text().splitlines() if stream.exists() else []
+        done = [json.loads(line)["id"] for line in lines if '"type": "result"' in line]
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert sorted(done) == ["fuzz/classic/3p", "fuzz/classic/4p"]
+    assert json.loads(stream.read_text().splitlines()[-1])["interrupted"] is True
+
+
+# -- 5. a report that would overwrite another report or an input ---------------------------------
+
+
+@pytest.mark.parametrize(("first", "second", "message"), [
+    ("--baseline", "--json", "--json {path} would overwrite the input --baseline {path}"),
+    ("--known-failures", "--junit", "--junit {path} would overwrite the input --known-failures {path}"),
+    ("--results", "--json", "--json {path} would be the same file as --results {path}"),
+    ("--json", "--junit", "--junit {path} would be the same file as --json {path}"),
+])
+def test_a_report_may_not_overwrite_another_or_an_input(capsys, tmp_path, first, second, message):
+    victim = tmp_path / "victim"
+    victim.write_text("precious\n")
+    code, out, err = check(capsys, "--impl", "reference", first, str(victim), second, str(victim))
+    assert (code, out) == (2, "")
+    assert err.startswith(f"llcheck check: {message.format(path=victim)}: give each report a file of its own")
+    one_line(err)
+    assert victim.read_text() == "precious\n"
+
+
+def test_the_same_file_by_another_name_is_caught(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    code, _, err = check(capsys, "--impl", "reference", "--json", "r.json", "--junit", "sub/../r.json")
+    assert code == 2 and "would be the same file as --json r.json" in err
+
+
+@pytest.mark.parametrize("option", ["--json", "--junit", "--results"])
+def test_a_dash_is_refused_as_a_report_file(capsys, tmp_path, monkeypatch, option):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = check(capsys, "--impl", "reference", option, "-")
+    assert (code, out) == (2, "")
+    assert err == f"llcheck check: {option} takes a file name, not '-' (stdout holds the text report)\n"
+    assert not (tmp_path / "-").exists()
+
+
+# -- 6. an invalid corpus is bad input, not the engine's failure ---------------------------------
+
+
+def test_an_invalid_corpus_is_refused_with_every_problem_located(capsys, tmp_path):
+    folder = tmp_path / "required" / "classic"
+    folder.mkdir(parents=True)
+    data = json.loads(BUNDLED.read_text())
+    data["cases"] = data["cases"][:2]
+    data["cases"][0]["players"] = 9
+    deck = data["cases"][1]["rounds"][0]["deck"]
+    deck[deck.index("Princess")] = "Queen"
+    (folder / "bad.json").write_text(json.dumps(data, indent=1))
+    (folder / "broken.json").write_text('{"description": "x", "cases": [}')
+    code, out, err = check(capsys, "--impl", "reference", "--corpus", str(tmp_path))
+    assert (code, out) == (2, "")
+    lines = err.splitlines()
+    assert len(lines) == 3, err
+    assert lines[0].startswith(f"{folder / 'bad.json'}:5:1: ")
+    assert "classic is for 2-4 players, not 9" in lines[0]
+    assert lines[1].startswith(f"{folder / 'bad.json'}:") and "(-1 Princess, +1 Queen)" in lines[1]
+    assert lines[2].startswith(f"{folder / 'broken.json'}:1:") and "malformed JSON" in lines[2]
+
+
+def test_an_empty_corpus_folder_says_so(capsys, tmp_path):
+    code, out, err = check(capsys, "--impl", "reference", "--corpus", str(tmp_path))
+    assert (code, out) == (2, "")
+    assert err == f"llcheck check: --corpus {tmp_path} holds no case files (STATUS/EDITION/NAME.json, " \
+                  "docs/cases.md)\n"
+
+
+# -- 7, 8. numbers and names the system cannot take ----------------------------------------------
+
+
+@pytest.mark.parametrize("args", [["check", "--timeout", "1e10"], ["check", "--case-timeout", "1e308"],
+                                  ["check", "--timeout", "0"],
+                                  ["perft", "--edition", "classic", "--players", "2", "--seed", "1",
+                                   "--depth", "1", "--impl", "reference", "--timeout", "1e10"]])
+def test_a_huge_timeout_is_refused_in_one_line(capsys, args):
+    code, out, err = run(capsys, *args)
+    assert (code, out) == (2, "")
+    option = args[-2]
+    assert err.startswith(f"llcheck {args[0]}: argument {option}: must be a number of seconds above 0 and at "
+                          "most 1,000,000")
+    one_line(err)
+
+
+def test_an_edition_name_too_long_for_a_file_name_is_just_unknown(capsys):
+    code, out, err = check(capsys, "--impl", "reference", "--edition", "a" * 300)
+    assert (code, out) == (2, "")
+    assert err.startswith("llcheck check: the engine does not play aaaa") and "more characters" in err
+    one_line(err)
+
+
+# -- 9. clearer messages --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--assume", "bogus"], "--assume bogus: no such rulebook reading (readings: bga-classic-premium, "),
+    (["--profile", "bogus", "--properties"], "--profile bogus: no such hypothesis profile (profiles: ci, "),
+    (["--edition", str(TESTS / "data" / "specs" / "kanai-factory.yaml")],
+     "the corpus has no case for kanai-factory, an edition of your own: check it with --properties and "
+     "--fuzz"),
+    (["--jobs", "1000"], "--jobs must be at most 256"),
+])
+def test_a_mistake_gets_a_message_that_names_it_before_anything_runs(capsys, args, message):
+    code, out, err = check(capsys, "--impl", "reference", *args)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"llcheck check: {message}")
+    one_line(err)
+
+
+@pytest.mark.parametrize(("option", "value"), [("--tag", "nosuch"), ("--clause", "nosuch"),
+                                               ("--edition", "nosuch")])
+def test_cases_names_a_filter_no_case_has(capsys, option, value):
+    code, out, err = run(capsys, "cases", "--list", option, value)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"llcheck cases: {option} {value}: no case of the corpus has it")
+
+
+def test_cases_show_needs_an_id_and_prints_pure_json_with_json(capsys):
+    code, out, err = run(capsys, "cases", "--show", "")
+    assert (code, out) == (2, "")
+    assert err == "llcheck cases: --show takes a case id (llcheck cases --list lists them)\n"
+    code, out, _ = run(capsys, "cases", "--show", "z19.baron.tie/nobody-is-out", "--json")
+    assert code == 0 and json.loads(out)["id"] == "z19.baron.tie/nobody-is-out"
+
+
+def test_record_does_not_create_a_missing_folder(capsys, tmp_path):
+    target = tmp_path / "no" / "such" / "b.jsonl"
+    code, out, err = run(capsys, "record", "--impl", "reference", "--edition", "classic", "--corpus", CORPUS,
+                         "--out", str(target))
+    assert (code, out) == (2, "")
+    assert err == f"llcheck record: --out {target}: no such folder {target.parent} (create it first)\n"
+    assert not (tmp_path / "no").exists()
+
+
+def test_control_characters_in_an_engine_command_are_escaped(capsys):
+    code, out, err = check(capsys, "--impl", "nope\x1b[2Jx")
+    assert (code, out) == (3, "")
+    assert "\x1b" not in err and "nope\\x1b[2Jx" in err
+
+
+# -- 10. perft rows as they come, bounds ----------------------------------------------------------
+
+
+def test_perft_prints_each_depth_as_soon_as_it_is_counted(capsys, monkeypatch):
+    counted = perft_command.perft
+
+    def stopped_at_three(tree, depth):
+        if depth == 3:
+            raise KeyboardInterrupt
+        return counted(tree, depth)
+
+    monkeypatch.setattr(perft_command, "perft", stopped_at_three)
+    code, out, err = run(capsys, "perft", "--edition", "classic", "--players", "4", "--seed", "1",
+                         "--depth", "5")
+    assert code == 130 and err == "llcheck perft: interrupted\n"
+    assert out.splitlines()[1:] == ["depth      nodes  terminal nodes by winner",
+                                    "    1          4  -",
+                                    "    2         77  -"]
+
+
+def test_simulate_caps_the_number_of_games(capsys):
+    code, out, err = run(capsys, "simulate", "--edition", "classic", "--players", "2", "--games",
+                         "99999999999999999999")
+    assert (code, out) == (2, "")
+    assert err == "llcheck simulate: --games must be between 1 and 1,000,000,000\n"
+
+
+# -- 11. a baseline whose header does not match its lines -----------------------------------------
+
+
+def test_a_baseline_whose_header_names_another_edition_is_refused(capsys, tmp_path):
+    baseline = tmp_path / "b.jsonl"
+    assert run(capsys, "record", "--impl", "reference", "--edition", "classic", "--corpus", CORPUS,
+               "--games", "0", "--out", str(baseline))[0] == 0
+    lines = baseline.read_text().splitlines()
+    lines[0] = lines[0].replace('"edition":"classic"', '"edition":"premium"')
+    baseline.write_text("\n".join(lines) + "\n")
+    code, out, err = check(capsys, "--impl", "reference", "--baseline", str(baseline))
+    assert (code, out) == (2, "")
+    assert err.startswith(f"llcheck check: {baseline}:2: case 'runner/") and \
+        "plays 'classic', but the header says the baseline is of 'premium'" in err
