@@ -297,9 +297,10 @@ def audit(a: Side, budget: Budget, z3_timeout: float) -> list[Verdict]:
             continue
         witness = _z3_gap(a, key, result)
         status = OBSERVABLE if witness else UNDECIDED
+        z3 = result.problem or ("z3's game does not stop on it when the reference engine replays it"
+                                if result.reached else "z3 found no game either")
         why = (f"{silence}; {result.problem}" if witness and result.refuted else silence if witness else
-               f"{silence}; no game reached it in {budget.reach} games per player count; "
-               f"{result.problem or 'z3 found no game either'}")
+               f"{silence}; no game reached it in {budget.reach} games per player count; {z3}")
         verdicts.append(Verdict(key, status, stance, stance, a, a, witness=witness, kind="silence",
                                 reason=why))
     return verdicts

@@ -24,7 +24,7 @@ from ..engines.base import Engine, EngineFailure, Json, Reply
 from ..engines.guard import AdapterFailure, adapters_own, raised
 from ..engines.reference import action_json
 from ..harness.blame import card_clauses, event_suspects, first_index, kinds_clauses, state_suspects, unique
-from ..harness.compare import MISSING, comparable, comparable_events, without_clauses
+from ..harness.compare import MISSING, comparable, comparable_events, format_keys, without_clauses
 from ..harness.results import Divergence as Point
 from ..harness.results import compact
 from ..perft import action_key, action_label
@@ -87,6 +87,7 @@ class Lockstep:
         self.check_legal = "legal_actions" in caps
         self.check_events = "events" in caps
         self.check_views = "views" in caps
+        self.state_keys = format_keys()["state"]
         self.reference: Game = Game(edition, players)
         self.record = Record(players, 0, None)
         self.state: Json = {}
@@ -249,9 +250,13 @@ class Lockstep:
         self.state = state
 
     def _comparable_state(self, state: Any) -> Json:
-        """The engine's state as compared: the keys the formats define, less those ignored."""
-        kept = comparable("state", state) if isinstance(state, dict) else {}
-        return {k: v for k, v in kept.items() if k not in self.ignore}
+        """The engine's state as compared: the keys the formats define, less those ignored (the
+        state itself when it has no other key: the usual case, checked without a copy)."""
+        if not isinstance(state, dict):
+            return {}
+        if self.ignore or not self.state_keys.issuperset(state):
+            return {k: v for k, v in comparable("state", state).items() if k not in self.ignore}
+        return state
 
     def _call(self, request: Callable[..., Any], *args: Any, card: str | None = None) -> Any:
         """Ask the engine (`request(*args)`); a failure, or any exception an in-process adapter lets
