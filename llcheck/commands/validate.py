@@ -44,7 +44,7 @@ def _quotes(spec: Edition, books: bool) -> str:
     verbatim = sum(1 for s in sources if s.file and not s.paraphrase)
     paraphrases = sum(1 for s in sources if s.paraphrase)
     unfiled = len(sources) - verbatim - paraphrases
-    parts = [f"{_n(verbatim, 'quote')} checked" if books else
+    parts = [f"{_n(verbatim, 'quote')} checked" if books or not verbatim else
              f"{_n(verbatim, 'quote')} not checked (rulebooks not found)"]
     parts += [_n(paraphrases, "paraphrase")] if paraphrases else []
     parts += [f"{_n(unfiled, 'quote')} of documents with no rulebook file"] if unfiled else []
