@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import ClassVar, NoReturn
 
+from ..harness.results import compact
 from .awards import Mark, chosen, countered, gains_at_end, gains_during, prediction, showdown_winners
 from .context import Context
 from .failures import violation
@@ -292,7 +293,7 @@ class RoundEnd(Invariant):
             self.fail(f"the round ended with {len(a['deck'])} cards to draw and players {alive} still in")
         winners = a["round_winners"]
         if not isinstance(winners, list):
-            self.fail(f"the round ended without naming its winners (round_winners: {winners!r})")
+            self.fail(f"the round ended without naming its winners (round_winners: {compact(winners)})")
         if not winners and not self.rules.winnerless:
             self.fail("the round ended without a winner")
         outsiders = [seat for seat in winners if seat not in alive]
@@ -412,11 +413,11 @@ class Legality(Invariant):
         """Check the phase, the list of legal actions and refusals."""
         a, b = t.after, t.before
         if a["phase"] not in KNOWN_PHASES:
-            self.fail(f"the engine is in phase {a['phase']!r} (known: {', '.join(KNOWN_PHASES)})")
+            self.fail(f"the engine is in phase {compact(a['phase'])} (known: {', '.join(KNOWN_PHASES)})")
         if a["phase"] in DECISION_PHASES and t.accepted:
             turn = a["turn"]
             if not isinstance(turn, int) or not 0 <= turn < self.rules.players or a["eliminated"][turn]:
-                self.fail(f"player {turn!r} is on turn but is not a player still in the round")
+                self.fail(f"player {compact(turn)} is on turn but is not a player still in the round")
             if a["phase"] == "respond":
                 self._responder(a)
         if t.kind == DEAL and not t.accepted and (b is None or b["phase"] != "game_over"):
@@ -431,8 +432,8 @@ class Legality(Invariant):
         pending = a.get("pending")
         who = pending.get("player") if isinstance(pending, dict) else None
         if not isinstance(who, int) or not 0 <= who < self.rules.players or a["eliminated"][who]:
-            self.fail(f"a response is due from {who!r}, who is not a player still in the round "
-                      f"(pending: {pending!r})")
+            self.fail(f"a response is due from {compact(who)}, who is not a player still in the round "
+                      f"(pending: {compact(pending)})")
 
     def _listed(self, t: Transition) -> None:
         listed = t.listed or []

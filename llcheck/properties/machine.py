@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from ..engines.base import Engine, Reply
+from ..harness.results import compact
 from .choices import candidate_actions
 from .context import Context
 from .failures import EngineBroke, Violation, guarded, violation
@@ -120,7 +121,7 @@ class GameMachine(RuleBasedStateMachine):
         if "legal_actions" in self.caps:
             listed = self.call(self.engine.legal_actions)
             if not isinstance(listed, list) or not all(isinstance(a, dict) for a in listed):
-                raise EngineBroke(f"legal_actions is not a list of actions: {listed!r}"[:200],
+                raise EngineBroke(f"legal_actions is not a list of actions: {compact(listed, 160)}",
                                   self.game.replay())
             if listed:
                 self.attempt(data.draw(st.sampled_from(listed), label="action"), listed)
@@ -250,7 +251,7 @@ def malformed(state: Any, players: int) -> str | None:
         return "a card is not a card name"
     turn = state["turn"]
     if state["phase"] in DECISION_PHASES and (not isinstance(turn, int) or not 0 <= turn < players):
-        return f"phase {state['phase']!r} with no player on turn (turn: {turn!r})"
+        return f"phase {compact(state['phase'])} with no player on turn (turn: {compact(turn)})"
     return None
 
 

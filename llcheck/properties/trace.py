@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..harness.results import compact
+
 Json = dict[str, Any]
 
 DEAL = "deal"
@@ -125,12 +127,14 @@ def describe_action(action: Json | None) -> str:
     if action is None:
         return "the deal"
     if action.get("type") == "keep":
-        return f"keep {action.get('card')}, return {action.get('return')}"
+        returned = action.get("return")
+        shown = ", ".join(map(str, returned)) if isinstance(returned, list) else compact(returned)
+        return f"keep {action.get('card')}, return {shown}"
     text = str(action.get("card"))
     if "target" in action:
         text += f" on {action['target']}"
     if "targets" in action:
-        text += f" on {action['targets']}"
+        text += f" on {compact(action['targets'])}"
     if "look" in action:
         text += f" looking at {action['look']}"
     if "guess" in action:
