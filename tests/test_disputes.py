@@ -202,3 +202,17 @@ def test_a_comparison_says_which_version_of_a_contradiction_it_plays(capsys):
     text = comparison_text(comparison_json(compare(a, b, Budget(games=5), 5.0, keys=[], alone=False)))
     for key in contradicted:
         assert f"fa-guide contradicts itself on {key}: played here in version 1 of 2" in text
+
+
+def test_a_vacuous_verdict_the_proving_side_may_owe_to_its_own_gaps_is_settled_on_its_own():
+    """round.next-first: bga-classic-premium never reaches a second round with 3-4 players (its
+    turn order is silent), so z3 proves the clause unconsulted there; whether the two rules
+    would part on their own is settled on the other side, with only this clause swapped in."""
+    from llcheck.disputes import Budget, compare, comparison_json
+    a, b = open_side("bga-classic-premium"), open_side("classic")
+    data = comparison_json(compare(a, b, Budget(games=30), 10.0, keys=["round.next-first"]))
+    verdict = data["verdicts"][0]
+    assert verdict["status"] == "vacuous" and verdict["proof"][0]["spec"] == "bga-classic-premium"
+    alone = verdict["alone"]
+    assert alone["a"]["spec"] == "classic" and "bga-classic-premium" in alone["b"]["spec"]
+    assert problems(alone) == []

@@ -32,7 +32,9 @@ other reading, clause by clause. For each clause on which two of them differ:
 - **undecided**: neither, within the search budget; the reason says what was tried. Where the two
   games always part earlier (for instance when every deal already differs), the clause is also
   settled **on its own**: between one spec and the same spec with only that clause taken from
-  the other.
+  the other. So is a vacuous clause whose proof may owe to the proving side's other open points
+  (its games may stop on a silence first): then between the other side and the same spec with
+  only that clause taken from the proving side.
 
 A reading's own *open points* are its silences, the cases its next-round and tie rules leave out,
 and a round in which every player is out when it states no rule for one (a gap no clause

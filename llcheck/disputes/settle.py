@@ -57,8 +57,9 @@ class Verdict:
     kind: str = "difference"
     """`difference` (two specs), `contradiction` (two versions of one reading) or `silence`."""
     alone: Verdict | None = None
-    """For an undecided difference: the verdict between `a_side` and `a_side` with only this
-    clause as `b_side` states it (does the clause matter on its own?)."""
+    """For an undecided difference, or a vacuous one whose proof may owe to the proving side's own
+    open points: the verdict between the other side and the same spec with only this clause as
+    the proving side states it (`a_side` as the base when undecided): does it matter on its own?"""
 
 
 @dataclass
@@ -122,9 +123,25 @@ def compare(a: Side, b: Side, budget: Budget, z3_timeout: float,
                                           _masked_note(counts, setups, d))
     if alone:
         for verdict in verdicts.values():
-            if verdict.status == UNDECIDED and verdict.a.kind != "card" and verdict.key != PLAYERS:
+            if verdict.a.kind == "card" or verdict.key == PLAYERS:
+                continue
+            if verdict.status == UNDECIDED:
                 verdict.alone = _alone(a, b, verdict.key, budget, z3_timeout)
+            elif verdict.status == VACUOUS and _masked_by_gaps(verdict, (a, b)):
+                base, donor = (b, a) if verdict.proof[0]["spec"] == a.label else (a, b)
+                verdict.alone = _alone(base, donor, verdict.key, budget, z3_timeout)
     return Comparison(a, b, [verdicts[d.key] for d in diffs], alike, masked)
+
+
+def _masked_by_gaps(verdict: Verdict, sides: tuple[Side, Side]) -> bool:
+    """True when the side whose games never consult the clause leaves other points open (its
+    declared silences, or rules it states in part): its games may stop there first, so the proof
+    says little about the clause on its own."""
+    prover = next((s for s in sides if verdict.proof and s.label == verdict.proof[0]["spec"]), None)
+    if prover is None:
+        return False
+    return any(key != verdict.key and prover.edition.clause_by_key(key) is not None
+               for key in open_clauses(prover.edition))
 
 
 def _alone(a: Side, b: Side, key: str, budget: Budget, z3_timeout: float) -> Verdict | None:
