@@ -8,6 +8,7 @@ import pytest
 
 from llcheck.cli import main
 from loveletter_ref.paths import spec_dir
+from loveletter_ref.spec import load_spec
 
 VARIANT = (spec_dir() / "readings" / "nl-2019-classic-variant.yaml").read_text(encoding="utf-8")
 """A reading of classic that states every clause, silent nowhere."""
@@ -112,3 +113,33 @@ def test_an_unknown_described_edition_is_the_only_problem_reported(capsys, tmp_p
     assert code == 2
     assert err == [f"{line_of(text, 'describes:')}:1: the described edition 'clasic' is unknown "
                    "(known editions: classic, premium, z-man-2019)"]
+
+
+JESTER = ('  - name: Jester\n    value: 0\n    count: 1\n    id: jester\n'
+          '    source: {doc: nl, paraphrase: true, quote: "A Jester, who does nothing."}\n')
+
+
+def test_a_card_the_edition_does_not_have_must_be_marked_novel(capsys, tmp_path):
+    """A reading may add a card (one more card makes a deck of seventeen), but must say that its
+    rulebook adds it; the card's own rules are then novel too."""
+    text = VARIANT.replace("cards:\n", "cards:\n" + JESTER, 1)
+    text = text.replace("    deck_size: 16\n", "    deck_size: 17\n")
+    code, err = validate(capsys, tmp_path, text)
+    assert code == 2
+    assert err == [f"{line_of(text, 'id: jester')}:5: card 'Jester' ('jester') is not in classic; "
+                   "mark it `novel: true` if the rulebook adds it"]
+    marked = text.replace("    id: jester\n", "    id: jester\n    novel: true\n    rules:\n"
+                          "      - id: jester.limit\n        out_if_hand_total: 13\n"
+                          "        source: {doc: nl, paraphrase: true, quote: \"Too rich a hand loses.\"}\n")
+    assert validate(capsys, tmp_path, marked) == (0, [])
+    loaded = tmp_path / "marked.yaml"  # a new name: specs are cached by path
+    loaded.write_text(marked, encoding="utf-8")
+    assert load_spec(str(loaded)).clause_by_key("jester.limit").novel
+
+
+def test_an_edition_cannot_mark_a_card_novel(capsys, tmp_path):
+    text = (spec_dir() / "editions" / "classic.yaml").read_text(encoding="utf-8")
+    text = text.replace("    id: guard\n", "    id: guard\n    novel: true\n", 1)
+    code, err = validate(capsys, tmp_path, text)
+    assert code == 2 and err == [f"{line_of(text, 'novel: true')}:5: 'novel' is for readings; an edition "
+                                 "states every card"]

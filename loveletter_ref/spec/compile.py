@@ -67,8 +67,10 @@ class _Compiler:
         card_clause = Clause(id=f"{self.prefix}.{raw['id']}", key=raw["id"], kind="card",
                              rule={"value": raw["value"], "count": raw["count"]},
                              sources=self.sources(raw.get("source")), status=ClauseStatus.STATED,
-                             where=(self.file, line, col), card=name, note=raw.get("note"))
-        clauses = [self.clause(r, at + ("rules", j), CARD_KINDS, card=name)
+                             where=(self.file, line, col), card=name, note=raw.get("note"),
+                             novel=raw.get("novel", False))
+        novel = raw.get("novel", False)  # a novel card's rules are novel too
+        clauses = [self.clause({"novel": True, **r} if novel else r, at + ("rules", j), CARD_KINDS, card=name)
                    for j, r in enumerate(raw.get("rules", []))]
         steps: list[tuple[str, Clause, dict[str, Clause]]] = []
         props: dict[str, Clause] = {}

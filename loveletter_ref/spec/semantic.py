@@ -103,6 +103,8 @@ class _Checks:
         for i, card in enumerate(self.data["cards"]):
             at = ("cards", i)
             name = card["name"]
+            if "novel" in card and not self.reading:
+                yield at + ("novel",), "'novel' is for readings; an edition states every card"
             if name in seen_names:
                 yield at + ("name",), f"duplicate card {name!r} (also line {self.line(seen_names[name])})"
             seen_names.setdefault(name, at)
@@ -318,10 +320,20 @@ class _Checks:
         if edition is None:
             return
         theirs = {clause.key for clause in edition.clauses.values()}
+        new_cards = set()
+        for i, card in enumerate(self.data["cards"]):
+            if card["id"] in theirs:
+                continue
+            if card.get("novel"):
+                new_cards.add(i)
+            else:
+                yield ("cards", i, "id"), (f"card {card['name']!r} ({card['id']!r}) is not in {edition.id}; "
+                                           "mark it `novel: true` if the rulebook adds it")
         default = edition.general.get("no_valid_target")
         for pointer, clause in self._rule_clauses():
             key = clause["id"]
-            if key in theirs or "silent" in clause or _novel(clause):
+            if key in theirs or "silent" in clause or _novel(clause) or (pointer[0] == "cards"
+                                                                         and pointer[1] in new_cards):
                 continue
             if default is not None and clause.get("no_target") == default.rule:
                 continue  # spells out, for one card, the edition's general default
