@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from types import FrameType
 from typing import NoReturn
 
-from loveletter_ref.errors import EngineError, SpecError
+from loveletter_ref.errors import EngineError, SpecError, escape_controls
 
 from . import __version__, exitcodes
 from .errors import UsageError
@@ -71,8 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         return exitcodes.BAD_INPUT
-    except (UsageError, EngineError) as exc:
-        print(f"llcheck {args.command}: {exc}", file=sys.stderr)
+    except (UsageError, EngineError) as exc:  # a file name or an engine's words may hold any character
+        print(f"llcheck {args.command}: {escape_controls(str(exc))}", file=sys.stderr)
         return exitcodes.BAD_INPUT
     except KeyboardInterrupt:
         print(f"llcheck {args.command}: interrupted", file=sys.stderr)

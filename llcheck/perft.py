@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -365,25 +365,32 @@ def compare(engine: Engine, deal: Deal, depth: int, expected: list[Level] | None
     """
     reference = ReferenceTree(deal, edition)
     tested = EngineTree(engine, deal)
-    if split and expected is None:
+    split = split and expected is None
+    if split:
         ours, theirs = divide(reference, depth), divide(tested, depth)
         wanted, got = total(ours, depth), total(theirs, depth)
     else:
         wanted = expected if expected is not None else perft(reference, depth)
         got = perft(tested, depth)
     at = first_difference(wanted[:depth], got)
-    if at is None and split and expected is None and _by_move(ours) != _by_move(theirs):
+    if at is None and split and _by_move(ours) != _by_move(theirs):
         at = depth
     result = Comparison(deal, depth, wanted[:depth], got, at)
-    if at is None:
-        if split and expected is None:
-            result.divide_depth, result.reference_divide, result.engine_divide = depth, ours, theirs
+    if at is None and not split:
         return result
-    result.divide_depth = at
-    result.reference_divide = divide(reference, at)
-    result.engine_divide = divide(tested, at)
-    result.divergence = locate(reference, tested, at)
+    where = result.divide_depth = at or depth
+    if split:  # a divide at `depth` holds the divides at every smaller depth
+        result.reference_divide, result.engine_divide = _cut(ours, where), _cut(theirs, where)
+    else:
+        result.reference_divide, result.engine_divide = divide(reference, where), divide(tested, where)
+    if at is not None:
+        result.divergence = locate(reference, tested, at)
     return result
+
+
+def _cut(branches: list[Branch[A]], depth: int) -> list[Branch[A]]:
+    """A divide's branches with their counts to `depth` only (the divide at that depth)."""
+    return [replace(branch, levels=branch.levels[:depth]) for branch in branches]
 
 
 def _by_move(branches: list[Branch[Any]]) -> dict[str, list[Level]]:

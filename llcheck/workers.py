@@ -25,27 +25,25 @@ Answer = TypeVar("Answer")
 def in_workers(work: Callable[[Item], Answer], items: Sequence[Item], jobs: int, *,
                first: Callable[[Item], Any] | None = None,
                cleanup: Callable[[], None] | None = None) -> Iterator[Answer]:
-    """`work(item)` for every item, given in the items' order: in up to `jobs` worker processes
-    (started in the order `first` sorts the items by, when given), or here when there is one job
-    or one item. `work` and the items are sent to the workers, so they must pickle."""
-    if jobs <= 1 or len(items) <= 1:
-        yield from map(work, items)
-        return
-    order = sorted(range(len(items)), key=lambda i: first(items[i])) if first else range(len(items))
-    with _pool(min(jobs, len(items)), cleanup) as pool:  # leaving it ends the workers, also on Ctrl-C
-        pending = {i: pool.apply_async(work, (items[i],)) for i in order}
-        for i in range(len(items)):
-            while not pending[i].ready():  # a bounded wait, so that a stop signal is handled at once
-                pending[i].wait(0.1)
-            yield pending[i].get()
+    """`work(item)` for every item, given in the items' order (`as_done`, each answer held until
+    those before it are given): in up to `jobs` worker processes (started in the order `first`
+    sorts the items by, when given), or here when there is one job or one item. `work` and the
+    items are sent to the workers, so they must pickle."""
+    held: dict[int, Answer] = {}
+    following = 0
+    for index, answer in as_done(work, items, jobs, first=first, cleanup=cleanup):
+        held[index] = answer
+        while following in held:
+            yield held.pop(following)
+            following += 1
 
 
 def as_done(work: Callable[[Item], Answer], items: Sequence[Item], jobs: int, *,
             first: Callable[[Item], Any] | None = None,
             cleanup: Callable[[], None] | None = None) -> Iterator[tuple[int, Answer]]:
-    """`(index, work(item))` for every item, as each one finishes: as `in_workers`, but an answer
-    is handed over as soon as it exists instead of after every item before it (so that a run
-    stopped midway keeps all it finished). With one job or one item, in the items' order."""
+    """`(index, work(item))` for every item, as each one finishes (so that a run stopped midway
+    keeps all it finished): in up to `jobs` worker processes, started in the order `first` sorts
+    the items by, when given; with one job or one item, here and in the items' order."""
     if jobs <= 1 or len(items) <= 1:
         for index, item in enumerate(items):
             yield index, work(item)

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Control characters, and the bidirectional controls that reorder what a terminal shows."""
+
+
+def escape_controls(text: str) -> str:
+    """`text` with every control character written as an escape (`\\x1b`), so that printing it
+    cannot move the cursor, clear the screen or reorder a line."""
+    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 @dataclass(frozen=True)
@@ -15,7 +25,8 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}: {self.message}"
+        """`FILE:LINE:COL: message`, control characters escaped (a file name may hold any)."""
+        return escape_controls(f"{self.file}:{self.line}:{self.col}: {self.message}")
 
 
 class SpecError(Exception):

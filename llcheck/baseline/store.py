@@ -22,7 +22,6 @@ from loveletter_ref.paths import conformance_dir
 from loveletter_ref.spec.schema import pointer_text
 from loveletter_ref.spec.yamlsafe import TooLarge, read_bounded
 
-from ..engines.pipes import escape_controls
 from ..errors import UsageError
 from .delta import Json
 from .observe import canonical
@@ -138,15 +137,14 @@ def _umask() -> int:
 
 def read(path: str) -> Baseline:
     """Read and check a baseline file; BaselineError (`FILE:LINE: problem`) when it is unusable."""
-    name = escape_controls(path)  # in messages
     try:
         lines = read_bounded(path, MAX_BYTES).decode("utf-8").splitlines()
     except TooLarge as exc:
-        raise BaselineError(f"{name}: {exc}") from None
+        raise BaselineError(f"{path}: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or exc
-        raise BaselineError(f"{name}: cannot read the baseline: {reason}") from None
-    return _Reader(name).read(lines)
+        raise BaselineError(f"{path}: cannot read the baseline: {reason}") from None
+    return _Reader(path).read(lines)
 
 
 class _Reader:

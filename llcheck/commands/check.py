@@ -331,17 +331,14 @@ def _select(args: argparse.Namespace, corpus: list[Case], engine: Engine,
     groups = tuple(args.status or (("disputed",) if args.assume else DEFAULT_GROUPS))
     selection = Selection(editions, groups, args.assume, args.only, args.skip)
     cases = selection.choose(corpus)
-    if not cases and not args.baseline:
-        specs = _specs(editions, files)
-        ids = (campaigns.property_ids(specs) if args.properties else []) + \
-            (campaigns.fuzz_ids(specs) if args.fuzz else [])
-        if not any(map(selection.wants_id, ids)):
-            own = [spec for spec in files.values() if not any(case.edition == spec.id for case in corpus)]
-            if own and not (args.properties or args.fuzz):
-                raise UsageError(f"the corpus has no case for {own[0].id}, an edition of your own: check "
-                                 "it with --properties and --fuzz, against the reference engine playing "
-                                 "its file")
-            raise UsageError("no case is selected (check --edition, --status, --assume, --run and --skip)")
+    if not cases and not args.baseline and \
+            not any(map(selection.wants_id, _campaign_ids(args, _specs(editions, files)))):
+        own = [spec for spec in files.values() if not any(case.edition == spec.id for case in corpus)]
+        if own and not (args.properties or args.fuzz):
+            raise UsageError(f"the corpus has no case for {own[0].id}, an edition of your own: check "
+                             "it with --properties and --fuzz, against the reference engine playing "
+                             "its file")
+        raise UsageError("no case is selected (check --edition, --status, --assume, --run and --skip)")
     return editions, selection, cases
 
 
@@ -349,6 +346,12 @@ def _specs(editions: list[str], files: dict[str, Edition]) -> list[Edition]:
     """The compiled specs of the editions checked: those given as files, the rest bundled."""
     by_id = {spec.id: spec for spec in files.values()}
     return [by_id.get(e) or load_spec(e) for e in editions]
+
+
+def _campaign_ids(args: argparse.Namespace, specs: list[Edition]) -> list[str]:
+    """The result ids --properties and --fuzz may report for these specs, in the reports' order."""
+    return ((campaigns.property_ids(specs) if args.properties else [])
+            + (campaigns.fuzz_ids(specs) if args.fuzz else []))
 
 
 def _verdict_code(results: list[Result]) -> int:
@@ -460,9 +463,7 @@ class _Session:
         args = self.args
         specs = _specs(editions, self.files)
         wanted = self.selection.wants_id
-        ids = (campaigns.property_ids(specs) if args.properties else []) + \
-            (campaigns.fuzz_ids(specs) if args.fuzz else [])
-        for result_id in ids:  # the reports' order, whatever order they finish in (--jobs)
+        for result_id in _campaign_ids(args, specs):  # the reports' order, whatever order they finish in
             self.rank.setdefault(result_id, len(self.rank))
         try:
             if args.properties:

@@ -16,12 +16,13 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from loveletter_ref.errors import escape_controls
 from loveletter_ref.spec import load_spec
 
 from ..errors import UsageError
 from .base import Engine, EngineFailure
 from .guard import Guarded, adapters_own, described
-from .pipes import escape_controls, printable
+from .pipes import printable
 from .process import Launch
 from .reference import ReferenceEngine
 from .subprocess import SubprocessEngine

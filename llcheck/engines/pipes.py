@@ -15,6 +15,8 @@ import selectors
 import threading
 import time
 
+from loveletter_ref.errors import escape_controls
+
 MAX_LINE = 16 << 20
 """The longest answer accepted, in bytes (a runaway engine must not exhaust memory)."""
 
@@ -24,16 +26,6 @@ STDERR_TAIL = 8 << 10
 ERROR_LINE = re.compile(r"\s*(?:Uncaught |Exception in thread |thread '[^']*' panicked|panic:|fatal error:"
                         r"|FATAL|[\w.$]*(?:Error|Exception)\b)")
 """A stderr line that states an error: an exception (Python, Node, Java, .NET), a Go or Rust panic."""
-
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-"""Control characters, and the bidirectional controls that reorder what a terminal shows."""
-
-
-def escape_controls(text: str) -> str:
-    """`text` with every control character written as an escape (`\\x1b`), so that printing it
-    cannot move the cursor, clear the screen or reorder a line."""
-    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
-
 
 def printable(text: str, limit: int = 300) -> str:
     """`text` as one safe line: whitespace runs as one space, control characters escaped, at most

@@ -26,8 +26,6 @@ from loveletter_ref.spec import Edition, known_specs, load_spec
 from loveletter_ref.spec.schema import pointer_text, validator_for
 from loveletter_ref.spec.yamlsafe import TooLarge, decode, read_bounded
 
-from ..engines.pipes import escape_controls
-
 STATUSES = ("required", "optional", "disputed", "golden")
 """Case folders: conformance to the edition; behaviour editions leave open; rulebook readings
 that depart from the edition; games recorded from the reference engine."""
@@ -101,7 +99,7 @@ def corpus_files(root: Path | None = None) -> list[Path]:
     """Every case file under `root` (default: the bundled corpus), in a stable order."""
     base = root or corpus_dir()
     if not base.is_dir():
-        raise CaseError([Problem(escape_controls(str(base)), 1, 1, "no such case folder")])
+        raise CaseError([Problem(str(base), 1, 1, "no such case folder")])
     return sorted(base.rglob("*.json"))
 
 
@@ -139,7 +137,7 @@ def _load(base: Path) -> tuple[list[Case], list[Problem]]:
 def load_file(path: Path, status: str = "required", edition: str | None = None) -> list[Case]:
     """The cases of one file, validated; `edition`, when given, is the folder's edition."""
     data, text = _read(path)
-    at = _Locator(escape_controls(str(path)), text, data)
+    at = _Locator(str(path), text, data)
     problems = [at.problem(index, message) for index, message in _schema_errors(data)]
     if problems:
         raise CaseError(problems)
@@ -157,7 +155,7 @@ def load_file(path: Path, status: str = "required", edition: str | None = None) 
 
 def _read(path: Path) -> tuple[Any, str]:
     """A file's JSON and text; CaseError, located, when it is unreadable or not JSON."""
-    name = escape_controls(str(path))
+    name = str(path)
     try:
         text = decode(read_bounded(path, MAX_BYTES), name)
     except TooLarge as exc:
@@ -244,9 +242,9 @@ def _layout(path: Path, root: Path) -> tuple[str, str] | Problem:
     """(status, edition) from `<root>/<status>/<edition>/<file>.json`."""
     parts = path.relative_to(root).parts
     if len(parts) != 3 or parts[0] not in STATUSES:
-        return Problem(escape_controls(str(path)), 1, 1,
+        return Problem(str(path), 1, 1,
                        f"case files belong in <status>/<edition>/NAME.json under "
-                       f"{escape_controls(str(root))} (status: {', '.join(STATUSES)})")
+                       f"{str(root)} (status: {', '.join(STATUSES)})")
     return parts[0], parts[1]
 
 
@@ -378,7 +376,7 @@ def _duplicates(cases: Iterable[Case]) -> list[Problem]:
     problems = []
     for case in cases:
         if case.id in first and first[case.id] is not case:
-            problems.append(Problem(escape_controls(str(case.path)), case.line, 1,
+            problems.append(Problem(str(case.path), case.line, 1,
                                     f"case {case.id}: duplicate id (also at {first[case.id].where})"))
         first.setdefault(case.id, case)
     return problems
@@ -410,7 +408,7 @@ def corpus_problems(cases: Iterable[Case], more_editions: Iterable[Edition] = ()
             messages: Iterable[str] = [f"unknown edition {case.edition!r} (editions: {', '.join(known)})"]
         else:
             messages = _against(case, edition, known_readings)
-        problems += [Problem(escape_controls(str(case.path)), case.line, 1, f"case {case.id}: {m}")
+        problems += [Problem(str(case.path), case.line, 1, f"case {case.id}: {m}")
                      for m in messages]
     return problems
 

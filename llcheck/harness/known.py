@@ -16,7 +16,6 @@ from pathlib import Path
 
 from loveletter_ref.spec.yamlsafe import TooLarge, read_bounded
 
-from ..engines.pipes import escape_controls
 from ..errors import UsageError
 from .results import ERRORED, FAILED, KNOWN_FAILURE, PASSED, UNEXPECTED_PASS, Result
 
@@ -37,7 +36,7 @@ class KnownFailures:
     @classmethod
     def load(cls, path: str | Path) -> KnownFailures:
         """Read a list; UsageError (FILE:LINE: problem) when it is unreadable or malformed."""
-        name = escape_controls(str(path))
+        name = str(path)
         try:
             text = read_bounded(path, MAX_BYTES).decode("utf-8")
         except TooLarge as exc:

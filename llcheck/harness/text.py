@@ -6,7 +6,8 @@ from __future__ import annotations
 import shlex
 from collections import Counter
 
-from ..engines.pipes import escape_controls
+from loveletter_ref.errors import escape_controls
+
 from .clauses import clause_quote
 from .report import Report
 from .results import (

@@ -86,15 +86,16 @@ def _kind_of(described: Edition | None) -> KindOf | None:
     return kind_of
 
 
-def _problems(data: Any, positions: Positions, file: str) -> list[Problem]:
+def _checked(data: Any, positions: Positions, file: str) -> Edition | None:
+    """Check a spec's data (SpecError with every problem); the edition it describes, if a reading."""
     problems = schema_problems(data, positions, file, schema_path())
     if problems:
-        return problems
-    try:
-        described = _described(data, positions, file)
-    except SpecError as exc:
-        return exc.problems
-    return semantic_problems(data, positions, file, rulebooks_dir(), _kind_of(described), described)
+        raise SpecError(problems)
+    described = _described(data, positions, file)
+    problems = semantic_problems(data, positions, file, rulebooks_dir(), _kind_of(described), described)
+    if problems:
+        raise SpecError(problems)
+    return described
 
 
 def _document(path: Path, seen: tuple[Path, ...] = ()) -> tuple[Any, Positions]:
@@ -127,18 +128,16 @@ def check_spec(name: str | Path) -> list[Problem]:
     try:
         path = find_spec(name)
         data, positions = _document(path)
+        _checked(data, positions, str(path))
     except SpecError as exc:
         return exc.problems
-    return _problems(data, positions, str(path))
+    return []
 
 
 @lru_cache(maxsize=64)
 def _load(path: Path, choices: tuple[tuple[str, int], ...]) -> Edition:
     data, positions = _document(path)
-    problems = _problems(data, positions, str(path))
-    if problems:
-        raise SpecError(problems)
-    described = _described(data, positions, str(path))
+    described = _checked(data, positions, str(path))
     return compile_spec(data, positions, path, dict(choices), _kind_of(described))
 
 
@@ -157,9 +156,7 @@ def load_document(name: str | Path) -> tuple[Path, dict[str, Any], Positions]:
     given = find_spec(name)
     path = given.resolve()
     data, positions = _document(given)
-    problems = _problems(data, positions, str(given))
-    if problems:
-        raise SpecError(problems)
+    _checked(data, positions, str(given))
     return path, data, positions
 
 
