@@ -16,7 +16,8 @@ def tie_knocks_out() -> ReferenceEngine:
 
 
 class LabelledViews(ReferenceEngine):
-    """Conformant, but not as recorded: every view carries one more key."""
+    """Conformant, and the same as recorded: the key it adds to every view is one the formats do
+    not define, which baselines leave out."""
 
     def view(self, player: int) -> dict:
         return {**super().view(player), "label": f"seat {player}"}

@@ -159,18 +159,32 @@ def test_one_changed_rule_is_named_at_its_first_differing_step(capsys, corpus, t
 def test_conformant_but_different_exits_4_and_the_replay_runs_just_that_one(capsys, corpus, tmp_path):
     baseline = tmp_path / "b.jsonl"
     record(capsys, corpus, baseline)
-    code, out, _ = check(capsys, corpus, baseline, "python:baseline_engines:LabelledViews")
+    code, out, _ = check(capsys, corpus, baseline, TIE, "--skip", "classic.baron.tie/*")  # no case shows it
     assert code == 4
-    assert "0 failed, 0 errored" in out
+    assert "7 passed, 0 failed, 0 errored" in out
     block = section(out).split("\n\n")[1].splitlines()
-    assert block[0] == "CHANGED case classic.baron.compare/the-lower-hand-is-out"
-    assert block[1:4] == ["  round 1, deal: views 0, 1, 2 (label)", '    before: "<absent>"',
-                          '    after:  "seat 0"']
+    assert block[0] == "CHANGED game classic.random/4-players-seed-3893063342"
+    assert block[1].startswith("  round 6, step 6 (Baron on 3): events, state (discards, eliminated, "
+                               "hands), ")
     replay = block[-1].removeprefix("  replay: llcheck ").split()
-    assert replay[-2:] == ["--run", "classic.baron.compare/the-lower-hand-is-out"]
-    code, out, _ = run(capsys, *replay, "-q")
+    assert replay[-2:] == ["--run", "classic.random/4-players-seed-3893063342"]
+    code, out, _ = run(capsys, *replay, "-q")  # no corpus case is selected, one game of the baseline is
     assert code == 4
-    assert out.splitlines()[-1].startswith("baseline: 1 case and 0 games: 0 same, 1 changed")
+    assert out.splitlines()[-1].startswith("baseline: 0 cases and 1 game: 0 same, 1 changed")
+
+
+def test_keys_the_formats_do_not_define_are_neither_recorded_nor_compared(capsys, corpus, tmp_path):
+    """Regression: a constant `"debug": false` in the state gave `81 changed`, exit 4."""
+    plain, extra, numbered = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "c.jsonl"
+    record(capsys, corpus, plain)
+    record(capsys, corpus, extra, "python:adapters:ExtraKeys")
+    record(capsys, corpus, numbered, "python:test_runner:NumberedStates")
+    assert plain.read_bytes() == extra.read_bytes() == numbered.read_bytes()
+    for engine in ("python:adapters:ExtraKeys", "python:test_runner:NumberedStates",
+                   "python:baseline_engines:LabelledViews"):
+        code, out, _ = check(capsys, corpus, plain, engine)
+        assert code == 0, out
+        assert out.splitlines()[-1].startswith("baseline: 8 cases and 3 games: 11 same, 0 changed")
 
 
 def test_capabilities_gained_and_lost(capsys, corpus, tmp_path):
@@ -250,25 +264,9 @@ def test_an_interrupted_replay_keeps_what_it_compared(capsys, corpus, tmp_path):
 # -- bad input -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("edit", "message"), [
-    (lambda lines: lines[:-1], ":6: the file is cut short: it has no end line (record it again)"),
-    (lambda lines: [lines[0].replace('"version":1', '"version":2')] + lines[1:],
-     ":1: baseline format version 2 is newer than this llcheck reads (1); upgrade llcheck"),
-    (lambda lines: ['{"hello": 1}'] + lines[1:], ':1: not an llcheck baseline (the first line must have '
-                                                 '"format": "llcheck-baseline")'),
-    (lambda lines: lines[:2] + ["{oops"] + lines[2:], ":3: malformed JSON at column 2: Expecting property "
-                                                     "name enclosed in double quotes"),
-    (lambda lines: lines[:6] + [lines[1]] + lines[6:], ":7: case 'runner/refusals' appears again (first at "
-                                                       "line 2)"),
-    (lambda lines: lines[:1] + lines[2:],
-     ":2: case 'runner/refusals' must begin with the start of round 1, step 0"),
-    (lambda lines: lines[:1] + [lines[1].replace('"accepted":true', '"accepted":"yes"')] + lines[2:],
-     ":2: out.accepted: 'yes' is not of type 'boolean'"),
-    (lambda lines: lines[:-1] + ['{"end":{"records":9,"units":1}}'],
-     ":7: the end line counts 1 units and 9 records, the file has 2 and 5 (record it again)"),
-    (lambda lines: [], ":1: the file is empty (record a baseline with llcheck record)"),
-])
-def test_a_bad_baseline_is_one_located_line_and_exit_2(capsys, tmp_path, edit, message):
+@pytest.fixture
+def small(capsys, tmp_path) -> tuple[Path, Path]:
+    """A corpus of two runner cases and a baseline of them, without games."""
     cases = tmp_path / "cases" / "required" / "classic"
     cases.mkdir(parents=True)
     text = (TESTS / "cases" / "required" / "classic" / "runner.json").read_text()
@@ -277,11 +275,92 @@ def test_a_bad_baseline_is_one_located_line_and_exit_2(capsys, tmp_path, edit, m
     (cases / "runner.json").write_text(json.dumps(doc))
     good = tmp_path / "good.jsonl"
     assert record(capsys, tmp_path / "cases", good, "reference", "--games", "0")[0] == 0
+    return tmp_path / "cases", good
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda lines: lines[:-1], ":6: the file is cut short: it has no end line"),
+    (lambda lines: lines[:2] + ["{oops"] + lines[2:], ":3: malformed JSON at column 2: Expecting property "
+                                                     "name enclosed in double quotes"),
+    (lambda lines: lines[:3] + ["<<<<<<< HEAD"] + lines[3:],
+     ":4: a git merge conflict marker (<<<<<<<): a baseline is not merged by hand, it is recorded again"),
+    (lambda lines: lines[:6] + [lines[1]] + lines[6:], ":7: case 'runner/refusals' appears again (first at "
+                                                       "line 2)"),
+    (lambda lines: lines[:1] + lines[2:],
+     ":2: case 'runner/refusals' must begin with the start of round 1, step 0"),
+    (lambda lines: lines[:1] + [lines[1].replace('"accepted":true', '"accepted":"yes"')] + lines[2:],
+     ":2: out.accepted: 'yes' is not of type 'boolean'"),
+    (lambda lines: lines[:-1] + ['{"end":{"records":9,"units":1}}'],
+     ":7: the end line counts 1 units and 9 records, the file has 2 and 5"),
+])
+def test_a_bad_baseline_says_where_and_how_to_record_it_again(capsys, tmp_path, small, edit, message):
+    cases, good = small
     bad = tmp_path / "bad.jsonl"
     bad.write_text("".join(line + "\n" for line in edit(good.read_text().splitlines())))
-    code, out, err = check(capsys, tmp_path / "cases", bad)
+    code, out, err = check(capsys, cases, bad, "reference", "--engine-env", "A=1")
     assert (code, out) == (2, "")
-    assert err == f"llcheck check: {bad}{message}\n"
+    again = (f"llcheck record --impl reference --engine-env A=1 --edition classic --games 0 --seed 0 "
+             f"--corpus {cases} --out {bad}")
+    assert err == f"llcheck check: {bad}{message}; to record it again, remove the file and run: {again}\n"
+    code, _, err = run(capsys, "record", "--impl", "reference", "--out", str(bad))
+    assert code == 2
+    assert err == (f"llcheck record: --out {bad} exists and is not a usable baseline ({bad}{message}); to "
+                   f"record it again, remove the file and run: {again.replace(' --engine-env A=1', '')}\n")
+    bad.unlink()
+    assert main(again.split()[1:]) == 0  # as the message says
+    assert bad.read_bytes() == good.read_bytes()
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda lines: [lines[0].replace('"version":1', '"version":2')] + lines[1:],
+     ":1: baseline format version 2 is newer than this llcheck reads (1); upgrade llcheck"),
+    (lambda lines: ['{"hello": 1}'] + lines[1:], ':1: not an llcheck baseline (the first line must have '
+                                                 '"format": "llcheck-baseline")'),
+    (lambda lines: ["<<<<<<< HEAD"] + lines, ":1: a git merge conflict marker (<<<<<<<): a baseline is not "
+                                             "merged by hand, it is recorded again"),
+    (lambda lines: [], ":1: the file is empty (record a baseline with llcheck record)"),
+])
+def test_a_baseline_without_a_header_is_one_located_line_and_exit_2(capsys, tmp_path, small, edit, message):
+    cases, good = small
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(line + "\n" for line in edit(good.read_text().splitlines())))
+    code, out, err = check(capsys, cases, bad)
+    assert (code, out, err) == (2, "", f"llcheck check: {bad}{message}\n")
+    code, _, err = run(capsys, "record", "--impl", "reference", "--out", str(bad))
+    assert (code, err) == (2, f"llcheck record: --out {bad} exists and is not a usable baseline "
+                              f"({bad}{message}); remove it or choose another file\n")
+
+
+def test_a_baseline_of_an_edition_not_checked_is_bad_input(capsys, tmp_path):
+    """Regression: a z-man-2019 baseline replayed on a classic-only engine gave 85 CHANGED blocks, exit 4."""
+    zman = TESTS.parent / "conformance" / "baselines" / "reference-z-man-2019.jsonl"
+    report = tmp_path / "r.json"
+    code, out, err = run(capsys, "check", "--impl", "python:adapters:ClassicOnly", "--baseline", str(zman),
+                         "--json", str(report))
+    assert (code, out) == (2, "")
+    assert err == (f"llcheck check: --baseline {zman} is a baseline of z-man-2019, which the engine does not "
+                   "play (it plays: classic)\n")
+    assert not report.exists()
+    code, out, err = run(capsys, "check", "--impl", "reference", "--edition", "classic", "--baseline",
+                         str(zman))
+    assert (code, out) == (2, "")
+    assert err == (f"llcheck check: --baseline {zman} is a baseline of z-man-2019, but --edition says "
+                   "classic (add --edition z-man-2019, or leave --edition out)\n")
+
+
+def test_a_selection_that_matches_nothing_is_bad_input_with_a_baseline_too(capsys, tmp_path, small):
+    """Regression: with --baseline, `--run` matching nothing gave `0 passed ...`, exit 0."""
+    cases, good = small
+    code, out, err = check(capsys, cases, good, "reference", "--run", "nomatch*")
+    assert (code, out) == (2, "")
+    assert err == ("llcheck check: no case is selected (check --edition, --status, --assume, --run and "
+                   "--skip)\n")
+    code, out, _ = check(capsys, cases, good, "reference", "--run", "runner/refusals", "--skip", "runner/*")
+    assert code == 2
+    code, out, _ = check(capsys, cases, good, "reference", "--run", "runner/refusals")
+    assert code == 0 and "baseline: 1 case and 0 games: 1 same" in out
+    code, _, err = run(capsys, "check", "--baseline", "")
+    assert (code, err) == (2, "llcheck check: --baseline '': the path is empty\n")
 
 
 def test_record_refuses_what_it_cannot_do(capsys, corpus, tmp_path):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 import types
 import xml.etree.ElementTree as ET
@@ -360,3 +362,63 @@ def test_cases_not_run_because_the_engine_cannot_be_restarted_exit_3(capsys, tmp
     assert messages[0].startswith("the engine exited with code 3 before answering start (request 2)")
     assert all(m.startswith("not run: the engine could not be restarted: ") for m in messages[1:])
     assert messages[1].endswith("stderr: cannot bind port 9999: address in use")
+
+
+def test_failed_properties_and_fuzzing_name_their_clauses_as_failed_cases_do(capsys, tmp_path):
+    """Regression: a failed property had no `clause` line, no row in the clause and tag tables, and
+    `"clauses": []` in the JSON report; its clause was only inside its replay case."""
+    report, junit = tmp_path / "r.json", tmp_path / "r.xml"
+    clause = "classic.tokens.round-win"
+    code, out, _ = check(capsys, "--impl", "python:llcheck.mutants.engines:winner_gets_two_tokens",
+                         "--edition", "classic", "--properties", "--fuzz", "20", "--fuzz-dir", str(tmp_path),
+                         "--run", "property/tokens/classic/2p", "--run", "property/forced-play/classic/2p",
+                         "--run", "fuzz/classic/2p", "--json", str(report), "--junit", str(junit))
+    assert code == 1
+    for name in ("property/tokens/classic/2p", "fuzz/classic/2p"):
+        block = out[out.index(f"FAILED {name}"):].split("\n\n")[0].splitlines()
+        assert block[2].startswith(f"  clause {clause}: ") and "«" in block[2], block
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()
+            if line.startswith(("classic.", "property ", "tokens "))}
+    assert rows[clause] == ["2", "0", "2", "0", "0", "0", "fails"]
+    assert rows["classic.countess.forced"] == ["1", "1", "0", "0", "0", "0", "conforms"]
+    assert rows["property"] == ["2", "1", "1", "0", "0", "0", "fails"]
+    assert rows["tokens"] == ["1", "0", "1", "0", "0", "0", "fails"]
+    data = json.loads(report.read_text())
+    schema_validator().validate(data)
+    assert [(r["id"], r["clauses"], r["tags"]) for r in data["results"]] == [
+        ("property/forced-play/classic/2p", ["classic.countess.forced"], ["property", "forced-play"]),
+        ("property/tokens/classic/2p", [clause], ["property", "tokens"]),
+        ("fuzz/classic/2p", [clause], ["fuzz", "events"])]
+    assert [(c["id"], c["verdict"]) for c in data["clauses"]] == [
+        ("classic.countess.forced", "conforms"), (clause, "fails")]
+    cases = list(ET.parse(junit).getroot().iter("testcase"))
+    assert [case.get("classname") for case in cases] == ["classic.countess.forced", clause, clause]
+    for case in cases[1:]:
+        assert f"clause {clause}: " in case.find("failure").text
+
+
+def test_a_run_that_judges_no_clause_prints_no_empty_tables(capsys, tmp_path):
+    code, out, _ = check(capsys, "--impl", "reference", "--edition", "classic", "--fuzz", "2",
+                         "--run", "fuzz/classic/2p", "--fuzz-dir", str(tmp_path))
+    assert code == 0
+    assert "\n\n\n" not in out
+
+
+@pytest.mark.parametrize("cache", ["writable", "not writable"])
+def test_campaigns_leave_no_hypothesis_folder_in_the_working_directory(tmp_path, cache):
+    """Regression: --properties and --fuzz wrote hypothesis's `.hypothesis/constants/` into the
+    directory the command ran in; now it goes to llcheck's cache folder, or a temporary one."""
+    home, project = tmp_path / "cache", tmp_path / "project"
+    project.mkdir()
+    if cache == "not writable":
+        home.write_text("a file, not a folder\n", encoding="utf-8")
+    env = {key: value for key, value in os.environ.items() if key != "HYPOTHESIS_STORAGE_DIRECTORY"}
+    env["XDG_CACHE_HOME"] = str(home)
+    command = [sys.executable, "-m", "llcheck", "check", "--impl", "reference", "--edition", "classic", "-q",
+               "--properties", "--run", "property/legality/classic/2p", "--fuzz", "2", "--run", "fuzz/*/2p"]
+    done = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stderr == ""
+    assert list(project.iterdir()) == []
+    if cache == "writable":
+        assert list((home / "llcheck" / "hypothesis" / "constants").iterdir())

@@ -37,16 +37,17 @@ REAL_INSTALL = os.environ.get("LLCHECK_TEST_INSTALL") == "1"
 PUSH = {"${{ github.event_name == 'schedule' && 'thorough' || 'ci' }}": "ci"}
 """The value each GitHub expression of the workflow's `env` has on a push."""
 
-CHANGED_ENGINE = '''\
-"""The reference engine with one more key in every view: conformant, but not what was recorded."""
+CHANGED_ENGINE = (ROOT / "tests" / "broken_games.py").read_text(encoding="utf-8") + """
 
-from llcheck.engines import ReferenceEngine
+def engine():
+    \"\"\"The reference engine, but a Baron tie knocks out the Baron's player: a known failure (the
+    list names the one case that shows it), and not what was recorded.\"\"\"
+    from llcheck.engines import ReferenceEngine
 
+    return ReferenceEngine(game_class=TieKnocksOutThePlayer)
+"""
 
-class LabelledViews(ReferenceEngine):
-    def view(self, player):
-        return {**super().view(player), "label": f"seat {player}"}
-'''
+KNOWN = "classic.baron.tie/nobody-is-out   a Baron tie knocks out the Baron's player\n"
 
 
 def recipes() -> dict[str, str]:
@@ -122,7 +123,7 @@ def github_env(workflow: dict[str, Any]) -> dict[str, str]:
 
 
 def test_the_page_has_every_recipe():
-    assert set(recipes()) == {"github", "gitlab", "record", "update"}
+    assert set(recipes()) == {"github", "gitlab", "record", "update", "gitignore", "recover"}
 
 
 def test_the_github_workflow_triggers_and_actions():
@@ -135,7 +136,7 @@ def test_the_github_workflow_triggers_and_actions():
     uses = {step["uses"].partition("@")[0]: step.get("with", {}) for step in steps if "uses" in step}
     assert uses["actions/cache"]["path"] == ".hypothesis"
     assert uses["mikepenz/action-junit-report"]["report_paths"] == "llcheck-junit.xml"
-    assert uses["actions/upload-artifact"]["path"] == "llcheck-report.json"
+    assert uses["actions/upload-artifact"]["path"].split() == ["llcheck-report.json", "llcheck-results.jsonl"]
     published = [step for step in steps if step.get("uses", "").startswith(("mikepenz", "actions/upload"))]
     assert all(step["if"] == "always()" for step in published)
 
@@ -155,15 +156,17 @@ def test_the_recipes_run_as_written(machine):
 
     elsewhere = {**machine, "repo": machine["repo"].parent / "repo-copy"}  # the same machine, another job
     shutil.copytree(machine["repo"], elsewhere["repo"])
+    # the changed engine fails one case on purpose: the list of the GitLab copy names it
+    (elsewhere["repo"] / variables["KNOWN_FAILURES"]).write_text(KNOWN, encoding="utf-8")
     gitlab = _gitlab(elsewhere, changed=True)
     _github(machine, variables, changed=False)
     gitlab()
 
-    changed = {**variables, "ENGINE": "python:changed_engine:LabelledViews"}
+    changed = {**variables, "ENGINE": "python:changed_engine:engine"}
     update = shell(recipes()["update"], machine, changed)
     assert update.returncode == 0, update.stdout + update.stderr
     assert re.search(r"against the previous baseline: [1-9]\d* changed, 0 new, 0 gone\n", update.stdout)
-    assert '"label":"seat 0"' in baseline.read_text(encoding="utf-8")
+    assert '"loser":0' in baseline.read_text(encoding="utf-8")
 
 
 def _github(machine: dict[str, Any], variables: dict[str, str], changed: bool) -> None:
@@ -188,7 +191,7 @@ def _gitlab(machine: dict[str, Any], changed: bool) -> Callable[[], None]:
     assert job["artifacts"]["when"] == "always"
     for command in job["before_script"]:
         install(command, variables, machine)
-    variables["ENGINE"] = "python:changed_engine:LabelledViews" if changed else "reference"
+    variables["ENGINE"] = "python:changed_engine:engine" if changed else "reference"
     running = started("\n".join(job["script"]), machine, variables)
 
     def finish() -> None:
@@ -204,6 +207,7 @@ def _reports(machine: dict[str, Any], changed: bool) -> None:
     report = json.loads((machine["repo"] / "llcheck-report.json").read_text(encoding="utf-8"))
     assert report["exit_code"] == (4 if changed else 0)
     assert report["summary"]["failed"] == 0 and report["summary"]["errored"] == 0
+    assert report["summary"]["known_failure"] == (1 if changed else 0)
     assert any(r["kind"] == "property" for r in report["results"])
     root = ET.parse(machine["repo"] / "llcheck-junit.xml").getroot()
     suite = next(s for s in root.iter("testsuite") if s.get("name") == "baseline/classic")
@@ -211,4 +215,4 @@ def _reports(machine: dict[str, Any], changed: bool) -> None:
     assert bool(failures) == changed
     if changed:
         assert failures[0].find("failure").get("type") == "baseline_changed"
-        assert "label" in failures[0].find("failure").text
+        assert '"loser": 0' in failures[0].find("failure").text

@@ -216,3 +216,18 @@ def test_a_vacuous_verdict_the_proving_side_may_owe_to_its_own_gaps_is_settled_o
     alone = verdict["alone"]
     assert alone["a"]["spec"] == "classic" and "bga-classic-premium" in alone["b"]["spec"]
     assert problems(alone) == []
+
+
+def test_cards_neither_side_deals_do_not_mask_the_rest():
+    """setup.deck: Premium with 2-4 players deals the classic 16 cards, its own cards counted 0
+    times; so those cards are vacuous, and games of 2-4 players can show round.tie."""
+    from llcheck.disputes import Budget, compare, comparison_json
+    a, b = open_side("premium"), open_side("classic")
+    data = comparison_json(compare(a, b, Budget(games=60), 5.0, keys=["jester", "round.tie"], alone=False))
+    jester, tie = data["verdicts"]
+    assert jester["status"] == "vacuous"
+    assert jester["reason"] == ("no deck for 2-4 players holds the Jester "
+                                "(premium counts it 0 times; classic has no such card)")
+    assert tie["status"] == "observable" and problems(tie) == []
+    assert tie["witness"]["players"] <= 4
+    assert data["masked"] is None

@@ -152,7 +152,8 @@ HANDSHAKES = [
                                                                "another protocol"])
 def test_an_engine_that_cannot_even_start_is_exit_3(capsys, tmp_path, token, impl, reason):
     code, results, err = check(capsys, tmp_path, token, impl)
-    assert (code, results) == (3, {})
+    assert code == 3
+    assert results == {"engine/start": ("errored", f"cannot talk to the engine {impl}: {reason}")}
     assert err == f"llcheck check: cannot talk to the engine {impl}: {reason}\n"
 
 

@@ -325,6 +325,39 @@ def test_the_bishop_loses_to_the_princess_at_the_showdown_and_beats_the_rest():
     assert showdown(events)["winners"] == [0]
 
 
+BISHOP5 = ["Princess", "Bishop", "Countess", "Prince", "Prince"]
+"""Five players at a showdown of the Princess, the Bishop and the Countess; the Prince keepers
+take the cards that compare or trade (and the Count the Countess does not)."""
+QUIET5 = {0: ["Guard"] * 5 + ["Assassin"], 3: ["King", "Baron", "Dowager Queen", "Cardinal", "Guard"],
+          4: ["Baron", "Cardinal", "Guard", "Guard", "Count"]}
+
+
+def discard_total(game: Game, seat: int) -> int:
+    """The values in a seat's discard pile, added up."""
+    values = game.tables.values
+    return sum(values[game.tables.index[card]] for card in game.state()["discards"][seat])
+
+
+@clause("premium.bishop.showdown", "premium.count.bonus")
+def test_a_hand_wins_the_showdown_when_no_other_hand_beats_it():
+    """premium.bishop.showdown, a choice: the Bishop (9) beats the Countess with one Count (8) and
+    loses to the Princess (8), who ties the Countess; only the Princess is unbeaten, so she wins
+    and the discard totals (5 against 22) are never consulted (setting the Bishop aside first
+    would give the round to the Countess). With both Counts the Countess (9) ties the Bishop and
+    beats the Princess: she is the one hand unbeaten (a Princess counting +4 against a Bishop in
+    another hand would win instead)."""
+    draws = {**QUIET5, 2: ["Count", "Constable", "Handmaid", "Sycophant", "Baroness"]}
+    game, events = quiet_round(PREMIUM, 5, BISHOP5, draws, set_aside=["Jester"])
+    assert [game.showdown_value(seat) for seat in range(3)] == [8, 9, 8]
+    assert [discard_total(game, seat) for seat in (0, 2)] == [5, 22]
+    assert showdown(events)["winners"] == [0]
+    draws = {**QUIET5, 2: ["Count", "Count", "Constable", "Handmaid", "Baroness"],
+             4: [*QUIET5[4][:-1], "Priest"]}
+    game, events = quiet_round(PREMIUM, 5, BISHOP5, draws, set_aside=["Jester"])
+    assert [game.showdown_value(seat) for seat in range(3)] == [8, 9, 9]
+    assert showdown(events)["winners"] == [2]
+
+
 @clause("premium.bishop.empty-deck", "premium.bishop.redraw")
 def test_a_bishop_redraw_on_the_last_turn_takes_the_set_aside_card():
     game, _ = quiet_round(PREMIUM, 8, KEEPS8, {**QUIET8, 6: ["Guard", "Guard", "Bishop"]},

@@ -14,6 +14,7 @@ import pytest
 
 from llcheck.cli import main
 from llcheck.probes.api import QUERIES, any_of, check, clause_applies, prover, query
+from llcheck.probes.layout import Layout
 from llcheck.probes.playback import play, silenced
 from llcheck.probes.unroll import encodable
 from loveletter_ref import load_spec
@@ -106,6 +107,24 @@ def test_a_silent_clause_in_a_reading_is_reached_and_the_engine_stops_there():
     assert play(reading, gap.witness).gap.clause == "classic.baron.tie"
 
 
+@pytest.mark.parametrize("key, name, players", [("round.tie", "three-way-tie", 3),
+                                                ("tokens.round-win", "no-winner", 2)])
+def test_a_showdown_is_reached_though_a_rule_of_the_round_end_is_silent(key, name, players):
+    """Regression: three hands tie, or a round ends with nobody winning, before the silent tie or
+    token rule stops the round; the witness stops on that gap (both were proved unreachable)."""
+    reading = silenced(load_spec("classic"), key)
+    verdict = check(reading, players, query(name), TIMEOUT)
+    assert verdict.status == "reachable" and verdict.problem is None, verdict
+    assert play(reading, verdict.witness).gap.clause == f"classic.{key}"
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_premium_has_no_card_paying_a_bonus_token_twice(players):
+    """Regression: the Count (5-8 players) has two copies and a showdown bonus, not a bonus token."""
+    reason = QUERIES["bonus-card-all-copies"].applicable(Layout.of(load_spec("premium"), players))
+    assert reason == "no card in this deck has a bonus token (bonus_token) and two or more copies"
+
+
 def test_a_silent_setup_rule_stops_every_round_before_the_first_action():
     reading = silenced(load_spec("classic"), "setup.face-up")
     verdict = check(reading, 2, clause_applies("setup.face-up"), TIMEOUT)
@@ -179,8 +198,36 @@ def test_probe_command_json(capsys):
     assert row["condition"] == "no-winner" and row["status"] == "reachable" and row["surprise"] is None
 
 
+def test_probe_command_answers_each_spec_player_count_and_query_once(capsys):
+    code = main(["probe", "--edition", "classic", "--edition", str(load_spec("classic").path),
+                 "--players", "2", "--players", "2", "--query", "card-in-two-places",
+                 "--query", "all-eliminated", "--query", "card-in-two-places", "--json"])
+    [report] = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert [row["condition"] for row in report["results"]] == ["card-in-two-places", "all-eliminated"]
+
+
+def test_probe_command_asks_a_reading_only_the_queries_named_a_clause_among_them(capsys):
+    code = main(["probe", "--edition", "fa-guide", "--players", "2", "--query", "card-in-two-places",
+                 "--query", "clause-applies:baron.tie", "--json"])
+    [report] = json.loads(capsys.readouterr().out)
+    assert code == 0
+    first, named = report["results"]
+    assert (first["condition"], named["condition"]) == ("card-in-two-places", "clause-applies:baron.tie")
+    assert named["status"] == "reachable" and named["surprise"] is None
+
+
+def test_an_unknown_answer_names_the_time_allowed(capsys):
+    code = main(["probe", "--edition", "classic", "--players", "2", "--query", "no-winner",
+                 "--timeout", "0.001"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "unknown" in out and "not decided in the 0.001 s allowed" in out
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--query", "no-such-query"], "no probe query 'no-such-query'"),
+    (["--query", "clause-applies:no.such"], "no clause 'no.such' in classic"),
     (["--players", "9"], "classic is for 2-4 players, not 9"),
     (["--timeout", "0"], "argument --timeout: must be a number of seconds above 0"),
 ])

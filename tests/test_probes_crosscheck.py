@@ -14,7 +14,7 @@ import pytest
 
 from llcheck.probes.api import CATALOGUE, Prover, clause_applies, query
 from llcheck.probes.catalogue import IMPOSSIBLE
-from llcheck.probes.playback import silenced
+from llcheck.probes.playback import play, silenced
 from llcheck.probes.search import deals, explore, near_target, observed, random_rounds
 from loveletter_ref import load_spec
 
@@ -61,6 +61,23 @@ def test_silent_clauses_are_reached_exactly_when_a_game_needs_them(deck, key):
     spec = silenced(load_spec(DATA / f"{deck}.yaml"), key)
     conditions = [query("silent-clause"), clause_applies(key)]
     assert probed(spec, conditions) == exhaustive(spec, conditions)
+
+
+@pytest.mark.parametrize("deck, key, name", [
+    ("tiny-2019", "chancellor.short-deck", "draw-return-short"),
+    ("tiny-2019", "chancellor.empty-deck", "draw-return-empty"),
+    ("tiny-classic", "targeting.no-valid-target", "forced-targeting"),
+])
+def test_a_play_is_reached_though_the_rule_deciding_it_is_silent(tmp_path, deck, key, name):
+    """Regression: the card is played in the situation even where the reading is silent on what
+    happens next (it was proved unreachable in one turn); the witness stops on that gap. (The
+    Prince chooses others only here, so that every game reaching the situation meets the gap.)"""
+    path = tmp_path / f"{deck}.yaml"
+    path.write_text((DATA / f"{deck}.yaml").read_text().replace("choose: {who: any}", "choose: {who: other}"))
+    spec = silenced(load_spec(path), key)
+    assert probed(spec, [query(name)]) == exhaustive(spec, [query(name)]) == {name}
+    verdict = Prover(spec, 2).ask(query(name), 60)
+    assert play(spec, verdict.witness).gap.clause == f"{spec.prefix}.{key}"
 
 
 def test_every_out_and_a_rule_gap_when_a_tie_knocks_both_out(tmp_path):

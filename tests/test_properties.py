@@ -7,6 +7,7 @@ the `ci` hypothesis profile). Each property then meets a deliberately broken eng
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -85,6 +86,81 @@ def test_an_adapter_whose_views_show_every_hand_leaks_hidden_information():
                               properties=["hidden-information"], shrink=False)
     assert result.status == "failed"
     assert "has not seen: hands" in result.message
+
+
+class TellsSetAside(ReferenceEngine):
+    """An adapter whose views carry the set-aside cards under a key the formats do not define."""
+
+    def view(self, player):
+        return {**super().view(player), "secret": self.state()["set_aside"]}
+
+
+_CLOCK = itertools.count()
+
+
+class Stamped(ReferenceEngine):
+    """An adapter without `legal_actions` that stamps its states, events and views with a key of its
+    own read from a clock shared by every instance (so it differs on every answer)."""
+
+    def __init__(self):
+        super().__init__()
+        self.hello = self.hello.__class__(self.hello.name, self.hello.version, self.hello.editions,
+                                          self.hello.capabilities - {"legal_actions"})
+
+    def _stamped(self, reply):
+        if reply.accepted:
+            reply.events = [{**e, "clock": next(_CLOCK)} for e in reply.events]
+            reply.state = {**reply.state, "clock": next(_CLOCK)}
+        return reply
+
+    def start(self, *args):
+        return self._stamped(super().start(*args))
+
+    def next_round(self, deck):
+        return self._stamped(super().next_round(deck))
+
+    def apply(self, action):
+        return self._stamped(super().apply(action))
+
+    def state(self):
+        return {**super().state(), "clock": next(_CLOCK)}
+
+    def view(self, player):
+        return {**super().view(player), "clock": next(_CLOCK)}
+
+
+def test_a_card_leaked_through_a_key_of_the_engines_own_is_caught():
+    [result] = run_properties(TellsSetAside, "classic", 3, "ci", 0, properties=["hidden-information"],
+                              shrink=False)
+    assert result.status == "failed"
+    assert "has not seen: secret[0]: " in result.message
+    assert "a key the formats do not define: views are compared whole" in result.message
+
+
+def test_keys_of_the_engines_own_are_left_out_of_every_property_but_hidden_information():
+    """Regression: docs/formats.md said every comparison leaves them out, but `replay` and
+    `legality` compared states and events whole and failed an engine that stamps its answers."""
+    results = {r.name: r for r in run_properties(Stamped, "classic", 2, "ci", 0, shrink=False,
+                                                 properties=["replay", "legality", "hidden-information"])}
+    assert results["replay"].status == results["legality"].status == "passed", \
+        [r.message for r in results.values()]
+    hidden = results["hidden-information"]
+    assert hidden.status == "failed"
+    assert "has not seen: clock: " in hidden.message
+    assert "(a key the formats do not define: views are compared whole, since a card can leak through any " \
+           "key)" in hidden.message
+
+
+def test_every_result_names_the_clauses_its_property_rests_on_as_its_case_does():
+    """Regression: reports had no clause for a property, failed or passed; the clause was only in the
+    failure's case."""
+    [passed] = run_properties(ReferenceEngine, "z-man-2019", 2, "ci", 0, properties=["tokens"],
+                              max_examples=2)
+    assert passed.status == "passed" and passed.clauses == ("z19.spy.bonus", "z19.tokens.round-win")
+    [failed] = run_properties(lambda: broken.engine(broken.CountessNotForced), "classic", 3, "ci", 0,
+                              properties=["forced-play"], shrink=False)
+    assert failed.status == "failed" and failed.replay is not None
+    assert failed.clauses == tuple(failed.replay["clauses"]) == ("classic.countess.forced",)
 
 
 def test_a_failure_shrinks_to_a_short_replay_that_is_printed_and_becomes_a_case():

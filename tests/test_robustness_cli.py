@@ -11,14 +11,16 @@ import subprocess
 import sys
 import threading
 import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from conftest import run_llcheck
-from test_check_command import CORPUS, check
+from test_check_command import CORPUS, check, schema_validator
 
 from llcheck.commands import perft as perft_command
-from llcheck.engines import ReferenceEngine
+from llcheck.engines import ReferenceEngine, loader
+from llcheck.engines import subprocess as subprocess_engine
 from llcheck.harness import campaigns, runner
 from llcheck.harness.cases import corpus_dir, load_corpus
 from llcheck.harness.interrupts import StopSignals, real_interrupt
@@ -380,3 +382,62 @@ def test_a_baseline_whose_header_names_another_edition_is_refused(capsys, tmp_pa
     assert (code, out) == (2, "")
     assert err.startswith(f"llcheck check: {baseline}:2: case 'runner/") and \
         "plays 'classic', but the header says the baseline is of 'premium'" in err
+
+
+# -- 12. an engine that cannot start: the reports say why; a usage error leaves them alone ---------
+
+
+@pytest.mark.parametrize(("impl", "why"), [
+    ("nosuchprogram", "cannot start 'nosuchprogram': No such file or directory"),
+    (f"{sys.executable} {TESTS / 'engines' / 'hostile' / 'noisy_start.py'}",
+     "the answer to hello (request 1) is not JSON"),
+    ("python:adapters:cannot_start", "the license server is down"),
+])
+def test_an_engine_that_cannot_start_is_reported_in_every_report(capsys, tmp_path, impl, why):
+    """Regression: --junit, --json and --results were left empty (an old report emptied)."""
+    junit, report, stream = tmp_path / "r.xml", tmp_path / "r.json", tmp_path / "r.jsonl"
+    junit.write_text("the report of the last run\n")
+    code, out, err = check(capsys, "--impl", impl, "--junit", str(junit), "--json", str(report),
+                           "--results", str(stream))
+    assert (code, out) == (3, "")
+    assert err.startswith(f"llcheck check: cannot talk to the engine {impl}: ") and why in err
+    one_line(err)
+    message = err.removeprefix("llcheck check: ").rstrip("\n")
+    cases = ET.parse(junit).getroot().findall(".//testcase")
+    assert [(c.get("name"), c.find("error").get("message")) for c in cases] == [("engine/start", message)]
+    data = json.loads(report.read_text())
+    schema_validator().validate(data)
+    assert (data["exit_code"], data["summary"]["errored"], data["results"][0]["message"]) == (3, 1, message)
+    lines = [json.loads(line) for line in stream.read_text().splitlines()]
+    for line in lines:
+        schema_validator("stream_line").validate(line)
+    assert [line["type"] for line in lines] == ["header", "result", "summary"]
+    assert lines[-1]["exit_code"] == 3
+
+
+def test_a_usage_error_once_the_engine_runs_leaves_the_reports_as_they_were(capsys, tmp_path):
+    old, new = tmp_path / "old.json", tmp_path / "new.xml"
+    old.write_text("the report of the last run\n")
+    code, _, err = check(capsys, "--impl", "python:adapters:ClassicOnly", "--edition", "z-man-2019",
+                         "--json", str(old), "--junit", str(new))
+    assert code == 2 and "the engine does not play z-man-2019" in err
+    assert old.read_text() == "the report of the last run\n" and not new.exists()
+
+
+def test_an_engine_slow_to_say_hello_is_told_which_option_gives_it_time(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(subprocess_engine, "START_TIMEOUT", 0.3)
+    monkeypatch.setattr(loader, "START_TIMEOUT", 0.3)
+    sleeper = f"{sys.executable} -c 'import time; time.sleep(60)'"
+    hint = ("no answer to hello (request 1) within 0.3s (to allow a slower start, raise --timeout: the hello "
+            "waits the longer of --timeout and 0.3s)\n")
+    code, _, err = check(capsys, "--impl", sleeper, "--timeout", "0.1")
+    assert code == 3 and err.endswith(hint)
+    code, _, err = run(capsys, "record", "--impl", sleeper, "--timeout", "0.1", "--edition", "classic",
+                       "--out", str(tmp_path / "b.jsonl"))
+    assert code == 3 and err.endswith(hint)
+
+
+@pytest.mark.parametrize("option", ["--baseline", "--known-failures", "--json", "--results", "--corpus"])
+def test_an_empty_path_is_named(capsys, option):
+    code, out, err = check(capsys, "--impl", "reference", option, "")
+    assert (code, out, err) == (2, "", f"llcheck check: {option} '': the path is empty\n")

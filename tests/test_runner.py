@@ -108,6 +108,36 @@ def test_a_refusal_must_leave_the_state_unchanged(fixture_cases):
     assert (d.expected, d.actual) == ([0, 0], [1, 0])
 
 
+class NumberedStates(ReferenceEngine):
+    """Adds a key of its own to every state it reports: a sequence number, one more each time."""
+
+    numbered = 0
+
+    def _number(self, state: dict) -> dict:
+        self.numbered += 1
+        return {**state, "seq": self.numbered}
+
+    def start(self, *args, **kwargs):
+        reply = super().start(*args, **kwargs)
+        return replace(reply, state=self._number(reply.state)) if reply.accepted else reply
+
+    def apply(self, action: dict):
+        reply = super().apply(action)
+        return replace(reply, state=self._number(reply.state)) if reply.accepted else reply
+
+    def state(self) -> dict:
+        return self._number(super().state())
+
+
+def test_a_key_of_the_engines_own_may_change_after_a_refusal(fixture_cases):
+    """Regression: `state.seq (changed by a refused action) expected 250, got 252` failed a case."""
+    engine = NumberedStates()
+    assert run_case(engine, fixture_cases["runner/refusals"]).status == "passed"
+    assert engine.numbered > 2  # the refusals asked for numbered states
+    d = divergence(adapters.TokensMoveOnRefusal(), fixture_cases["runner/refusals"])
+    assert d.what == "state.tokens (changed by a refused action)"  # the keys it defines still count
+
+
 def test_a_deck_that_must_be_refused_but_is_dealt(fixture_cases):
     d = divergence(adapters.DealsAnything(), fixture_cases["runner/bad-deck"])
     assert (d.round, d.step, d.what) == (1, 0, "deal accepted")

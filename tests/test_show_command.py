@@ -59,3 +59,16 @@ def test_a_reading_shows_its_novel_rules_and_the_cases_its_next_round_rule_leave
     data = json.loads("\n".join(show(capsys, "--edition", "fa-guide", "--json")))
     protect = next(r for c in data["cards"] for r in c["rules"] if r["id"].endswith("handmaid.protect"))
     assert protect["novel"] is True
+
+
+def test_quotes_give_every_source_of_a_clause_and_mark_paraphrases(capsys):
+    """premium.tokens.target rests on three lines of the game-help page (2-4 players) and on AEG's
+    rulebook (5-8 players), which we paraphrase; premium.assassin.counter on the page and the
+    rulebook."""
+    lines = show(capsys, "--edition", "premium", "--quotes")
+    at = next(i for i, line in enumerate(lines) if line.split()[:1] == ["premium.tokens.target"])
+    assert [line.split()[0] for line in lines[at + 1:at + 5]] == [
+        f"en-cyrillic_bga-gamehelp_classic-and-premium.txt:{n}" for n in (7, 8, 9)] + ["aeg-premium"]
+    assert lines[at + 4].endswith("(paraphrase)") and "(paraphrase)" not in lines[at + 3]
+    at = next(i for i, line in enumerate(lines) if "premium.assassin.counter" in line)
+    assert lines[at + 2].split()[0] == "aeg-premium" and lines[at + 2].endswith("(paraphrase)")

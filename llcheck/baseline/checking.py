@@ -1,6 +1,7 @@
 """`llcheck check --baseline FILE`: the baseline part of a check run.
 
-The files are read before anything runs (a bad file is bad input, exit 2). After the corpus
+The files are read before anything runs (a bad file is bad input, exit 2, and so is a baseline
+of an edition that --edition leaves out or the engine does not play). After the corpus
 (and any properties or fuzzing) the units of each file are replayed, one engine at a time, and
 compared (`diff`). The outcome adds to the run's exit code: conformance failures (1) take
 precedence over an engine that could not be started again for the replay (3), which takes
@@ -12,11 +13,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .. import exitcodes
 from ..engines.base import Engine, EngineFailure, Hello
+from ..engines.pipes import printable
+from ..errors import UsageError
 from ..harness.cases import Case
 from ..harness.runner import RESTART_ATTEMPTS
 from ..harness.select import Selection
@@ -63,6 +66,25 @@ class BaselineCheck:
         self.baselines = [read(path) for path in paths]
         self.files: list[FileOutcome] = []
         self.interrupted = False
+
+    def require_editions(self, chosen: Sequence[str]) -> None:
+        """UsageError for a baseline of an edition that --edition (`chosen`, when given) leaves out."""
+        for baseline in self.baselines:
+            if chosen and baseline.edition not in chosen:
+                raise UsageError(f"{_of(baseline)}, but --edition says {', '.join(chosen)} (add --edition "
+                                 f"{baseline.edition}, or leave --edition out)")
+
+    def require_played(self, plays: Sequence[str]) -> None:
+        """UsageError for a baseline of an edition the engine does not play (the harness only asks
+        for editions its hello lists)."""
+        for baseline in self.baselines:
+            if baseline.edition not in plays:
+                raise UsageError(f"{_of(baseline)}, which the engine does not play (it plays: "
+                                 f"{', '.join(plays) or 'nothing'})")
+
+    def selects(self, wanted: Callable[[str], bool]) -> bool:
+        """True when some case or game of the files is `wanted`."""
+        return any(wanted(unit.id) for baseline in self.baselines for unit in baseline.units)
 
     def run(self, make_engine: Callable[[], Engine], selection: Selection, corpus: list[Case],
             corpus_arg: str | None) -> bool:
@@ -113,6 +135,11 @@ class BaselineCheck:
         return exitcodes.OK
 
 
+def _of(baseline: Baseline) -> str:
+    """`--baseline FILE is a baseline of EDITION`."""
+    return f"--baseline {printable(baseline.path)} is a baseline of {baseline.edition}"
+
+
 class _Slot(EngineSlot):
     """An engine slot that gives up after RESTART_ATTEMPTS starts fail in a row."""
 
@@ -157,8 +184,6 @@ def _engine_notes(baseline: Baseline, hello: Hello) -> list[str]:
     now = f"{hello.name} {hello.version}"
     if now != baseline.engine:
         notes.append(f"recorded from {baseline.engine}; the engine is now {now}")
-    if baseline.edition not in hello.editions:
-        notes.append(f"the engine no longer plays {baseline.edition} (it plays: {', '.join(hello.editions)})")
     capabilities = hello.capabilities
     gained = sorted(c for c in capabilities - baseline.capabilities)
     if gained:

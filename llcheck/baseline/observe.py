@@ -4,9 +4,11 @@ An `Observer` sends one input at a time (a `start`, a `next_round` or an `apply`
 its record: `{"in": input, "out": answer}`, or `{"in": input, "error": message}` when the engine
 failed. The answer holds whether the engine accepted, and then, as far as its capabilities go,
 the events, the state, the legal actions (whenever a decision is due) and every seat's view;
-states and views as changes from the previous record (`delta`). Clause annotations are left
-out of events and logs, as everywhere in the harness. Recording and checking a baseline both
-go through an Observer, so that they observe exactly the same things.
+states and views as changes from the previous record (`delta`). Keys the formats do not define
+(a `debug` flag, a sequence number, an event's `clause`) are left out of all of them, as every
+comparison of the harness leaves them out (`harness.compare.comparable`), so that they are
+neither recorded nor compared. Recording and checking a baseline both go through an Observer,
+so that they observe exactly the same things.
 
 A view mostly repeats the state and the answer's events, less what the player may not see, so
 it is stored as its change from what is `expected`: the player's previous view with every key it
@@ -25,7 +27,7 @@ from typing import Any
 from ..engines import EngineGone
 from ..engines.base import Engine, EngineFailure, Reply
 from ..engines.guard import AdapterFailure, adapters_own, raised
-from ..harness.compare import without_clauses
+from ..harness.compare import comparable, comparable_events
 from .delta import GROWN, WHOLE, Json, apply_change, change, same
 
 LIVE_PHASES = ("play", "keep", "respond")
@@ -53,8 +55,10 @@ def canonical(value: Any) -> str:
 
 
 def sorted_actions(actions: Any) -> Any:
-    """Legal actions in a stable order (they are a set)."""
-    return sorted(actions, key=canonical) if isinstance(actions, list) else actions
+    """Legal actions as they are compared (`comparable`), in a stable order (they are a set)."""
+    if not isinstance(actions, list):
+        return actions
+    return sorted((comparable("action", action) for action in actions), key=canonical)
 
 
 def one_line(text: str) -> str:
@@ -107,7 +111,7 @@ class Observer:
             return out
         out = {"accepted": True}
         if "events" in self.capabilities:
-            out["events"] = without_clauses(plain(reply.events))
+            out["events"] = comparable_events(plain(reply.events))
         out["state"] = self._state(reply)
         if "legal_actions" in self.capabilities and live(self.state):
             self.legal = out["legal_actions"] = sorted_actions(plain(self.engine.legal_actions()))
@@ -129,19 +133,18 @@ class Observer:
 
     def _state(self, reply: Reply | None) -> Json:
         """The change of state (asking the engine when the reply carries none)."""
-        state = plain(reply.state if reply is not None and reply.state is not None else self.engine.state())
+        state = comparable("state", plain(reply.state if reply is not None and reply.state is not None
+                                          else self.engine.state()))
         delta = change(self.state, state)
         self.state = state
         return delta
 
     def _view(self, seat: int, events: list[Any] | None) -> Json:
-        seen = plain(self.engine.view(seat))
+        seen = comparable("view", plain(self.engine.view(seat)))
         key = str(seat)
         previous, self.views[key] = self.views.get(key), seen
         if not isinstance(seen, dict) or not isinstance(seen.get("log", []), list):
             return {WHOLE: seen}
-        if "log" in seen:
-            seen["log"] = without_clauses(seen["log"])
         return seen_as_hidden(change(expected(previous, self.state), seen), events)
 
 

@@ -8,6 +8,7 @@ that cannot be started again stops the recording with EngineFailure (nothing is 
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -16,10 +17,11 @@ from loveletter_ref.spec import Edition
 from ..engines.base import Engine, EngineFailure
 from ..engines.guard import adapters_own, described
 from ..errors import UsageError
-from ..harness.cases import Case
+from ..harness.cases import STATUSES, Case
 from ..harness.runner import needs_of, skip_reason
+from .delta import Json
 from .observe import Observer
-from .store import FORMAT, VERSION, Baseline, Unit
+from .store import FORMAT, VERSION, Baseline, BaselineError, Unit
 from .units import RandomGame, case_script, game_seed, play_script
 
 MakeEngine = Callable[[], Engine]
@@ -126,3 +128,26 @@ def _game(slot: EngineSlot, edition: Edition, players: int, seed: int, capabilit
     records = game.play("games" in capabilities)
     slot.release(observer)
     return Unit("game", game.key["game"], records)
+
+
+def recorded_options(header: Json, editions: dict[str, str]) -> list[str]:
+    """The `llcheck record` options that record again what a header says was recorded (an edition
+    given as a file by its file, from `editions`)."""
+    recorded, edition = header["recorded"], str(header["edition"])
+    words = ["--edition", editions.get(edition, edition), "--games", str(recorded["games"]),
+             "--seed", str(recorded["seed"])]
+    if tuple(recorded["groups"]) != STATUSES:
+        words += [word for group in recorded["groups"] for word in ("--status", group)]
+    if recorded["corpus"] is not None:
+        words += ["--corpus", recorded["corpus"]]
+    return words
+
+
+def recovery(exc: BaselineError, impl: str, engine_args: list[str], editions: dict[str, str]) -> str:
+    """How to record again a file that is no usable baseline, when its header can still be read (a
+    file cut short, a line broken): `; to record it again, ...`; '' otherwise."""
+    if exc.header is None:
+        return ""
+    words = ["llcheck", "record", "--impl", impl, *engine_args, *recorded_options(exc.header, editions),
+             "--out", exc.path]
+    return f"; to record it again, remove the file and run: {shlex.join(words)}"

@@ -39,8 +39,20 @@ UNIT_KINDS = ("case", "game")
 """A unit is a corpus case (replayed as written) or a random game (drawn from a seed)."""
 
 
+MERGE_MARKERS = ("<<<<<<<", "|||||||", "=======", ">>>>>>>")
+"""How the lines git writes around a merge conflict begin."""
+
+
 class BaselineError(UsageError):
-    """A baseline file cannot be used: unreadable, malformed, cut short or of another version."""
+    """A baseline file cannot be used: unreadable, malformed, cut short or of another version.
+
+    `header` is its header when that could still be read (it says how the file was recorded).
+    """
+
+    def __init__(self, message: str, path: str = "", header: Json | None = None):
+        super().__init__(message)
+        self.path = path
+        self.header = header
 
 
 @dataclass
@@ -152,12 +164,14 @@ class _Reader:
 
     def __init__(self, path: str):
         self.path = path
+        self.header: Json | None = None
+        """The header, once it is known to be one."""
         self.edition: Any = None
         """The header's edition, which every recorded start must play."""
 
     def fail(self, number: int, message: str) -> BaselineError:
         """A located problem."""
-        return BaselineError(f"{self.path}:{number}: {message}")
+        return BaselineError(f"{self.path}:{number}: {message}", self.path, self.header)
 
     def read(self, lines: list[str]) -> Baseline:
         if not lines:
@@ -172,9 +186,12 @@ class _Reader:
                 return Baseline(header, units, self.path)
             self._valid(number, line)
             self._add(number, line, units, seen)
-        raise self.fail(len(lines), "the file is cut short: it has no end line (record it again)")
+        raise self.fail(len(lines), "the file is cut short: it has no end line")
 
     def _json(self, number: int, text: str) -> Json:
+        if text.startswith(MERGE_MARKERS):
+            raise self.fail(number, f"a git merge conflict marker ({text[:7]}): a baseline is not merged by "
+                                    "hand, it is recorded again")
         try:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -193,7 +210,7 @@ class _Reader:
             raise self.fail(1, f"baseline format version {version} is newer than this llcheck reads "
                                f"({VERSION}); upgrade llcheck")
         self._valid(1, line, "header")
-        self.edition = line.get("edition")
+        self.header, self.edition = line, line.get("edition")
         return line
 
     def _valid(self, number: int, line: Json, definition: str | None = None) -> None:
@@ -230,7 +247,7 @@ class _Reader:
         start = line["in"].get("start")
         if isinstance(start, dict) and "edition" in start and start["edition"] != self.edition:
             raise self.fail(number, f"{kind} {unit_id!r} plays {start['edition']!r}, but the header says the "
-                                    f"baseline is of {self.edition!r} (record it again)")
+                                    f"baseline is of {self.edition!r}")
         current.records.append(line)
 
     def _end(self, number: int, line: Json, units: list[Unit], total: int) -> None:
@@ -241,7 +258,7 @@ class _Reader:
         want = line["end"]
         if (want["units"], want["records"]) != (len(units), records):
             raise self.fail(number, f"the end line counts {want['units']} units and {want['records']} "
-                                    f"records, the file has {len(units)} and {records} (record it again)")
+                                    f"records, the file has {len(units)} and {records}")
 
 
 def _definition(definition: str) -> Json:

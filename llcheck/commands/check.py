@@ -5,9 +5,9 @@ or a command speaking the protocol of docs/protocol.md; by default the bundled r
 over the protocol (`python -m llcheck serve`). Each failure names the case, its clauses with
 their rulebook quotes, the first point where the engine diverged, and a command replaying just
 that case. Exit codes: 0 all passed, 1 failures, 2 bad usage or input, 3 the engine could not be
-started or talked to (also: restarted, so that cases were not run, unless a case failed), 4
-(--baseline, docs/ci.md) conformant but behaving differently from the baseline, 130 interrupted
-(results so far are written)."""
+started (every report says why) or talked to (also: restarted, so that cases were not run, unless
+a case failed), 4 (--baseline, docs/ci.md) conformant but behaving differently from the baseline,
+130 interrupted (results so far are written)."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ import shlex
 import stat
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from loveletter_ref.spec import Edition, known_specs, load_spec
 
@@ -28,9 +28,11 @@ from .. import exitcodes
 from ..arguments import seconds
 from ..baseline import checking as baseline
 from ..baseline import report as baseline_report
-from ..engines import Engine, EngineFailure
+from ..baseline.record import recovery
+from ..baseline.store import BaselineError
+from ..engines import Engine, EngineFailure, Hello
 from ..engines import options as engine_options
-from ..engines.loader import Impl, describe, engine_factory, serve_command
+from ..engines.loader import Impl, engine_factory, serve_command, start_failure
 from ..engines.pipes import printable
 from ..errors import UsageError
 from ..harness import campaigns
@@ -39,7 +41,7 @@ from ..harness.interrupts import StopSignals
 from ..harness.junit import junit_xml
 from ..harness.known import KnownFailures
 from ..harness.report import Report, ResultsStream, RunInfo, open_output, write_json
-from ..harness.results import BAD, FAILED, UNEXPECTED_PASS, Result, Tally
+from ..harness.results import BAD, ERRORED, FAILED, UNEXPECTED_PASS, Result, Tally
 from ..harness.runner import run_cases
 from ..harness.select import DEFAULT_GROUPS, Selection
 from ..harness.text import text_report
@@ -137,9 +139,18 @@ OUTPUTS = ("results", "json", "junit")
 """The report options, each naming a file written by the run."""
 
 
+PATHS = (*OUTPUTS, "known_failures", "corpus", "fuzz_dir")
+"""The options naming a file or folder, besides --baseline and --edition."""
+
+
 def _check_paths(args: argparse.Namespace) -> None:
-    """UsageError before anything runs when a report would overwrite another report or an input
-    (a baseline, the known failures, an edition file), or is `-` (stdout holds the text report)."""
+    """UsageError before anything runs when a path is empty, or a report would overwrite another
+    report or an input (a baseline, the known failures, an edition file), or is `-` (stdout holds
+    the text report)."""
+    given = [(f"--{option.replace('_', '-')}", getattr(args, option)) for option in PATHS]
+    for option, path in given + [("--baseline", path) for path in args.baseline]:
+        if path == "":
+            raise UsageError(f"{option} '': the path is empty")
     outputs = [(f"--{option}", getattr(args, option)) for option in OUTPUTS if getattr(args, option)]
     inputs = [("--baseline", path) for path in args.baseline or ()]
     inputs += [("--known-failures", args.known_failures)] if args.known_failures else []
@@ -175,31 +186,32 @@ def _same_file(one: str, two: str) -> bool:
 
 
 class _Outputs:
-    """The report files, opened before the run so that a bad path fails early.
+    """The report files: checked before the run so that a bad path fails early, and opened (emptied)
+    only when the run begins, so that a usage error found before it leaves them as they were.
 
     A report that cannot be written (a full disk, say) is named in `problems` and on stderr; the
     run goes on and ends with exit code 2.
     """
 
     def __init__(self, args: argparse.Namespace):
-        self.args = args
         self.problems: list[str] = []
+        self.paths = {option: getattr(args, option) for option in OUTPUTS if getattr(args, option)}
+        for option, path in self.paths.items():
+            _check_writable(option, path)
         self.files: dict[str, IO[str]] = {}
-        for option in ("results", "json", "junit"):
-            path = getattr(args, option)
-            if path:
-                try:
-                    self.files[option] = open_output(path)
-                except OSError as exc:
-                    self.close()
-                    raise UsageError(f"--{option} {printable(path)}: {exc.strerror or exc}") from None
-        self.stream = ResultsStream(self.files["results"]) if "results" in self.files else None
+        self.stream: ResultsStream | None = None
 
     def begin(self, info: RunInfo) -> None:
-        """Start the results stream."""
-        stream = self.stream
-        if stream is not None and not self._write("results", lambda: stream.begin(info)):
-            self.stream = None
+        """Open every report and start the results stream."""
+        for option, path in self.paths.items():
+            try:
+                self.files[option] = open_output(path)
+            except OSError as exc:
+                self._problem(option, exc)
+        if "results" in self.files:
+            stream = self.stream = ResultsStream(self.files["results"])
+            if not self._write("results", lambda: stream.begin(info)):
+                self.stream = None
 
     def result(self, result: Result) -> None:
         """Stream one result."""
@@ -222,18 +234,31 @@ class _Outputs:
         try:
             write()
         except OSError as exc:
-            path = getattr(self.args, option)
-            self.problems.append(f"cannot write --{option} {printable(path)}: {exc.strerror or exc}")
-            print(f"llcheck check: {self.problems[-1]}", file=sys.stderr)
+            self._problem(option, exc)
             with contextlib.suppress(OSError):
-                self.files[option].close()
+                self.files.pop(option).close()
             return False
         return True
 
-    def close(self) -> None:
-        """Close every file (after an early error)."""
-        for out in self.files.values():
-            out.close()
+    def _problem(self, option: str, exc: OSError) -> None:
+        """Note, and say on stderr, that a report cannot be written."""
+        path = printable(self.paths[option])
+        self.problems.append(f"cannot write --{option} {path}: {exc.strerror or exc}")
+        print(f"llcheck check: {self.problems[-1]}", file=sys.stderr)
+
+
+def _check_writable(option: str, path: str) -> None:
+    """UsageError when a report file cannot be opened for writing; the file is left as it was (one
+    that did not exist is removed again)."""
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise UsageError(f"--{option} {printable(path)}: {exc.strerror or exc}") from None
+    if not existed:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
 
 
 def _write_junit(out: IO[str], report: Report) -> None:
@@ -272,6 +297,8 @@ class _Replay:
             extra = f" --status {result.group}"
         if result.kind != "case":
             extra += f" --edition {shlex.quote(self.files.get(result.edition, result.edition or ''))}"
+        if result.status == UNEXPECTED_PASS:  # without the list, it would just pass
+            extra += f" --known-failures {shlex.quote(self.args.known_failures)}"
         return f"{self.base}{extra} --run {shlex.quote(result.id)}"
 
 
@@ -323,15 +350,17 @@ def _editions(args: argparse.Namespace, corpus: list[Case], plays: tuple[str, ..
     return editions
 
 
-def _select(args: argparse.Namespace, corpus: list[Case], engine: Engine,
-            files: dict[str, Edition]) -> tuple[list[str], Selection, list[Case]]:
-    """The editions, the selection and the cases it takes (UsageError when nothing would run: no
-    case, and no property or fuzzing result that --run and --skip let through)."""
+def _select(args: argparse.Namespace, corpus: list[Case], engine: Engine, files: dict[str, Edition],
+            baselines: baseline.BaselineCheck | None) -> tuple[list[str], Selection, list[Case]]:
+    """The editions, the selection and the cases it takes (UsageError when a baseline is of an edition
+    the engine does not play, or nothing would run: no case, and no property or fuzzing result and
+    no case or game of a baseline that --run and --skip let through)."""
     editions = _editions(args, corpus, engine.hello.editions)
-    groups = tuple(args.status or (("disputed",) if args.assume else DEFAULT_GROUPS))
-    selection = Selection(editions, groups, args.assume, args.only, args.skip)
+    if baselines is not None:
+        baselines.require_played(engine.hello.editions)
+    selection = Selection(editions, _groups(args), args.assume, args.only, args.skip)
     cases = selection.choose(corpus)
-    if not cases and not args.baseline and \
+    if not cases and not (baselines is not None and baselines.selects(selection.wants_id)) and \
             not any(map(selection.wants_id, _campaign_ids(args, _specs(editions, files)))):
         own = [spec for spec in files.values() if not any(case.edition == spec.id for case in corpus)]
         if own and not (args.properties or args.fuzz):
@@ -340,6 +369,11 @@ def _select(args: argparse.Namespace, corpus: list[Case], engine: Engine,
                              "its file")
         raise UsageError("no case is selected (check --edition, --status, --assume, --run and --skip)")
     return editions, selection, cases
+
+
+def _groups(args: argparse.Namespace) -> tuple[str, ...]:
+    """The corpus folders to run: --status, else those of --assume's reading, else the defaults."""
+    return tuple(args.status or (("disputed",) if args.assume else DEFAULT_GROUPS))
 
 
 def _specs(editions: list[str], files: dict[str, Edition]) -> list[Edition]:
@@ -388,33 +422,23 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
     if known is not None:
         known.check_ids(case.id for case in corpus)
     campaigns.require(args.properties, args.fuzz is not None)
-    baselines = baseline.BaselineCheck(args.baseline) if args.baseline else None
+    baselines = _baselines(args, files)
     make_engine = engine_factory(impl, timeout=args.timeout, validate=args.validate_protocol,
                                  launch=engine_options.launch(args), specs=reference)
     outputs = _Outputs(args)
     try:
         engine = make_engine()
     except EngineFailure as exc:
-        outputs.close()
-        print(f"llcheck check: cannot talk to the engine {describe(impl)}: {exc}", file=sys.stderr)
-        return exitcodes.ENGINE
-    except BaseException:
-        outputs.close()
-        raise
+        return _cannot_start(args, outputs, start_failure(impl, exc), time.perf_counter() - began)
     try:
-        editions, selection, cases = _select(args, corpus, engine, files)
+        editions, selection, cases = _select(args, corpus, engine, files, baselines)
     except BaseException:
         engine.close()
-        outputs.close()
         raise
-    options = {"editions": editions, "groups": list(selection.groups), "assume": args.assume,
-               "run": args.only, "skip": args.skip, "known_failures": args.known_failures, "jobs": args.jobs,
-               "timeout": args.timeout, "validate_protocol": args.validate_protocol, "corpus": args.corpus,
-               "properties": args.properties, "profile": args.profile if args.properties else None,
-               "fuzz": args.fuzz, "seed": args.seed, "baseline": args.baseline,
-               "case_timeout": args.case_timeout, **engine_options.described(args)}
-    named = args.impl if args.impl is not None else DEFAULT_IMPL
-    session = _Session(args, RunInfo(named, engine.hello, options), known, outputs, cases, baselines, files)
+    if known is not None:
+        _note_never_run(known, corpus, engine.hello.editions)
+    info = RunInfo(_named(args), engine.hello, _options(args, editions, selection.groups))
+    session = _Session(args, info, known, outputs, cases, baselines, files)
     with signals.polled() as stop:
         outcome = run_cases(cases, make_engine, jobs=args.jobs, engine=engine, on_result=session.record,
                             case_timeout=args.case_timeout, stop=stop)
@@ -424,6 +448,66 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
         interrupted = baselines.run(make_engine, session.selection, corpus, args.corpus)
     with signals.held():
         return session.finish(checked, interrupted)
+
+
+def _named(args: argparse.Namespace) -> str:
+    """The engine as reports name it."""
+    return args.impl if args.impl is not None else DEFAULT_IMPL
+
+
+def _options(args: argparse.Namespace, editions: list[str], groups: Sequence[str]) -> dict[str, Any]:
+    """The options of the run, as reports record them."""
+    return {"editions": editions, "groups": list(groups), "assume": args.assume, "run": args.only,
+            "skip": args.skip, "known_failures": args.known_failures, "jobs": args.jobs,
+            "timeout": args.timeout, "validate_protocol": args.validate_protocol, "corpus": args.corpus,
+            "properties": args.properties, "profile": args.profile if args.properties else None,
+            "fuzz": args.fuzz, "seed": args.seed, "baseline": args.baseline,
+            "case_timeout": args.case_timeout, **engine_options.described(args)}
+
+
+def _edition_files(files: dict[str, Edition]) -> dict[str, str]:
+    """The editions given as spec files: each file by the id of its edition."""
+    return {spec.id: path for path, spec in files.items()}
+
+
+def _baselines(args: argparse.Namespace, files: dict[str, Edition]) -> baseline.BaselineCheck | None:
+    """The --baseline files, read before anything runs: UsageError for one that cannot be used (with
+    the command recording it again, when its header can be read) or of an edition --edition leaves out."""
+    if not args.baseline:
+        return None
+    try:
+        baselines = baseline.BaselineCheck(args.baseline)
+    except BaselineError as exc:
+        advice = recovery(exc, _named(args), engine_options.given(args), _edition_files(files))
+        raise UsageError(f"{exc}{advice}") from None
+    baselines.require_editions(args.edition or ())
+    return baselines
+
+
+NO_HELLO = Hello(name="", version="", editions=(), capabilities=frozenset(), protocol="")
+"""The engine in the reports of a run whose engine never said hello."""
+
+
+def _cannot_start(args: argparse.Namespace, outputs: _Outputs, message: str, seconds: float) -> int:
+    """Exit code 3 for an engine that cannot be started, said on stderr and in every report (one
+    errored result, `engine/start`), so that CI publishing the reports shows why."""
+    print(f"llcheck check: {message}", file=sys.stderr)
+    info = RunInfo(_named(args), NO_HELLO, _options(args, args.edition or [], _groups(args)))
+    result = Result("engine/start", ERRORED, group="engine", message=message, seconds=seconds,
+                    replay=_Replay(args, {}).base, not_run=True)
+    outputs.begin(info)
+    outputs.result(result)
+    outputs.finish(Report(info, [result], seconds, exit_code=exitcodes.ENGINE))
+    return exitcodes.BAD_INPUT if outputs.problems else exitcodes.ENGINE
+
+
+def _note_never_run(known: KnownFailures, corpus: list[Case], plays: Sequence[str]) -> None:
+    """A note on stderr naming the listed known failures the engine never runs: cases of an edition
+    it does not play."""
+    lines = known.unplayable({case.id: case.edition for case in corpus}, plays)
+    if lines:
+        print(f"llcheck check: note: {printable(known.path)} lists cases the engine never runs (it does not "
+              f"play their edition): {', '.join(lines)}", file=sys.stderr)
 
 
 class _Session:
@@ -436,7 +520,7 @@ class _Session:
         self.baselines = baselines
         self.files = files or {}
         """The editions given as spec files, by the --edition value naming them."""
-        self.paths = {spec.id: path for path, spec in self.files.items()}
+        self.paths = _edition_files(self.files)
         """The same files, by edition id (what replay and record commands name)."""
         self.replay = _Replay(args, self.paths)
         self.selection = Selection(run=args.only, skip=args.skip)

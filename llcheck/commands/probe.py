@@ -1,10 +1,11 @@
 """Prove what can never happen in a round, and find a game for what can (z3 probes).
 
-For each spec and player count, every query of the catalogue (docs/probes.md) is answered:
-proved unreachable (for every deal and every sequence of choices), reachable (with a witness:
-a short story and the replay the reference engine plays to the situation), or unknown within
-the time budget. A result that contradicts what the spec leads us to expect, or a witness the
-reference engine does not confirm, makes the exit code 1; unknown answers do not."""
+For each spec and player count, the queries asked (default: the catalogue of docs/probes.md,
+then where a game first needs each silent clause) are answered: proved unreachable (for every
+deal and every sequence of choices), reachable (with a witness: a short story and the replay
+the reference engine plays to the situation), or unknown within the time budget. A result that
+contradicts what the spec leads us to expect, or a witness the reference engine does not
+confirm, makes the exit code 1; unknown answers do not."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from loveletter_ref.spec import Edition, known_specs
+from loveletter_ref.spec import OPTIONAL_GENERAL_IDS, Edition, known_specs
 
 from .. import exitcodes
 from ..arguments import seconds
@@ -23,6 +24,7 @@ from ..probes.api import prover as cached_prover
 from ..probes.catalogue import QUERIES
 from ..probes.conditions import clause_applies
 from ..probes.layout import ProbeError
+from ..probes.prover import NOT_APPLICABLE, UNREACHABLE, Prover, Verdict
 from ..probes.unroll import encodable
 from ..specs import check_players, edition_arg, parse_choices, version_choices
 from ..workers import in_workers
@@ -34,9 +36,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", action="append", type=int, metavar="N",
                         help="player count (repeatable; default: every count the spec allows)")
     parser.add_argument("--query", action="append", metavar="NAME",
-                        help=f"query to answer (repeatable; default: all): {', '.join(QUERIES)}")
+                        help=f"query to answer (repeatable; default: all, then {CLAUSE}KEY for each "
+                             f"silent clause of the spec): {', '.join(QUERIES)}, {CLAUSE}KEY (where a "
+                             "game first needs the clause KEY, e.g. baron.tie)")
     parser.add_argument("--timeout", type=seconds, default=120.0, metavar="S",
-                        help="seconds allowed per query (default 120)")
+                        help="solver seconds allowed per query (default 120); encoding each spec and "
+                             "player count and proving its invariant come first, once, and are not "
+                             "counted: from under a second (classic) to about a minute (premium, 8 "
+                             "players)")
     parser.add_argument("--jobs", type=int, default=1, metavar="J",
                         help="spec and player-count combinations probed in parallel (default 1)")
     parser.add_argument("--version-of", action="append", metavar="CLAUSE=N",
@@ -44,21 +51,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
-def probe(edition_name: str, choices: dict[str, int], players: int, names: list[str],
-          timeout: float) -> dict[str, Any]:
-    """Answer the named queries for one spec and player count (runs in a worker process)."""
+CLAUSE = "clause-applies:"
+"""The prefix of a query naming a clause: where a game first needs it."""
+
+
+def probe(edition_name: str, choices: dict[str, int], players: int, names: list[str], timeout: float,
+          every_silence: bool = True) -> dict[str, Any]:
+    """Answer the named queries (catalogue names, or clause-applies:KEY) for one spec and player
+    count, then, with `every_silence`, where a game first needs each silent clause (runs in a
+    worker process)."""
     edition = edition_arg(edition_name, choices)
     prover = cached_prover(edition, players)
     results = []
     for name in names:
-        query = QUERIES[name]
-        verdict = prover.ask(query, timeout)
-        row = verdict.to_json()
-        expected = query.expected(edition, players) if verdict.applicable else None
-        row.update(group=query.group, expected=expected)
+        if name in QUERIES:
+            query = QUERIES[name]
+            verdict = prover.ask(query, timeout)
+            row = verdict.to_json()
+            expected = query.expected(edition, players) if verdict.applicable else None
+            row.update(group=query.group, expected=expected)
+        else:
+            row = _clause(prover, name.removeprefix(CLAUSE), timeout).to_json()
+            row.update(group="clauses", expected=None)
         row["surprise"] = _surprise(row)
         results.append(row)
-    for key in silences(edition):
+    for key in silences(edition) if every_silence else ():
         row = prover.ask(clause_applies(key), timeout).to_json()
         row.update(group="silences", expected=None)
         row["surprise"] = _surprise(row)
@@ -74,6 +91,19 @@ def silences(edition: Edition) -> list[str]:
     return sorted(c.key for c in edition.clauses.values() if c.silent)
 
 
+def has_clause(edition: Edition, key: str) -> bool:
+    """The spec has a clause with this key (or the key names a rule whose absence is a gap)."""
+    return edition.clause_by_key(key) is not None or key in OPTIONAL_GENERAL_IDS.values()
+
+
+def _clause(prover: Prover, key: str, timeout: float) -> Verdict:
+    """Where a game first needs the clause `key`; not applicable to a spec without it."""
+    if has_clause(prover.edition, key):
+        return prover.ask(clause_applies(key), timeout)
+    return Verdict(UNREACHABLE, f"{CLAUSE}{key}", method=NOT_APPLICABLE,
+                   reason=f"{prover.edition.id} has no clause {key}")
+
+
 def _surprise(row: dict[str, Any]) -> str | None:
     """What is wrong with a result: it contradicts the expectation, or the engine disagrees."""
     if row.get("problem"):
@@ -84,15 +114,22 @@ def _surprise(row: dict[str, Any]) -> str | None:
 
 
 def _editions(args: argparse.Namespace) -> list[Edition]:
+    """The specs to probe, each once, in the order given."""
     names = args.edition or [name for name, path in known_specs().items() if path.parent.name == "editions"]
+    names = list(dict.fromkeys(names))
     chosen = version_choices(names, parse_choices(args.version_of))
-    return [edition_arg(name, mine) for name, mine in zip(names, chosen, strict=True)]
+    editions: dict[str, Edition] = {}
+    for name, mine in zip(names, chosen, strict=True):
+        edition = edition_arg(name, mine)
+        editions.setdefault(str(edition.path or edition.id), edition)
+    return list(editions.values())
 
 
 def _jobs(args: argparse.Namespace, editions: list[Edition]) -> list[tuple[Edition, int]]:
     jobs = []
     for edition in editions:
-        counts = args.players or range(edition.min_players, edition.max_players + 1)
+        counts = dict.fromkeys(args.players) if args.players else range(edition.min_players,
+                                                                         edition.max_players + 1)
         for players in counts:
             check_players(edition, players)
             jobs.append((edition, players))
@@ -101,7 +138,7 @@ def _jobs(args: argparse.Namespace, editions: list[Edition]) -> list[tuple[Editi
 
 def _results(args: argparse.Namespace, jobs: list[tuple[Edition, int]],
              names: list[str]) -> Iterator[dict[str, Any]]:
-    calls = [(str(e.path or e.id), _chosen(e), n, names, args.timeout) for e, n in jobs]
+    calls = [(str(e.path or e.id), _chosen(e), n, names, args.timeout, not args.query) for e, n in jobs]
     yield from in_workers(_probe, calls, args.jobs)
 
 
@@ -110,19 +147,31 @@ def _chosen(edition: Edition) -> dict[str, int]:
     return {c.key: c.version for c in edition.clauses.values() if c.versions and c.version is not None}
 
 
-def _probe(call: tuple[str, Any, int, list[str], float]) -> dict[str, Any]:
+def _probe(call: tuple[str, Any, int, list[str], float, bool]) -> dict[str, Any]:
     return probe(*call)
+
+
+def _names(args: argparse.Namespace, editions: list[Edition]) -> list[str]:
+    """The queries asked, each once, in the order given (default: the catalogue)."""
+    names = list(dict.fromkeys(args.query or QUERIES))
+    for name in names:
+        key = name.removeprefix(CLAUSE)
+        if name in QUERIES or key != name and any(has_clause(e, key) for e in editions):
+            continue
+        if key != name:
+            raise UsageError(f"no clause {key!r} in {', '.join(e.id for e in editions)} "
+                             f"(for {CLAUSE}KEY, KEY is a clause key such as baron.tie)")
+        raise UsageError(f"no probe query {name!r} (queries: {', '.join(QUERIES)}, {CLAUSE}KEY)")
+    return names
 
 
 def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    names = args.query or list(QUERIES)
-    unknown = [n for n in names if n not in QUERIES]
-    if unknown:
-        raise UsageError(f"no probe query {unknown[0]!r} (queries: {', '.join(QUERIES)})")
+    editions = _editions(args)
+    names = _names(args, editions)
     jobs = []
-    for edition, players in _jobs(args, _editions(args)):
+    for edition, players in _jobs(args, editions):
         try:
             encodable(edition, players)
         except ProbeError as exc:

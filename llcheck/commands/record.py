@@ -25,11 +25,11 @@ from loveletter_ref.spec import load_spec
 from .. import exitcodes
 from ..arguments import seconds
 from ..baseline.observe import canonical
-from ..baseline.record import EngineSlot, Plan, record
+from ..baseline.record import EngineSlot, Plan, record, recovery
 from ..baseline.store import Baseline, BaselineError, read, write
 from ..engines import EngineFailure
 from ..engines import options as engine_options
-from ..engines.loader import describe, engine_factory
+from ..engines.loader import engine_factory, start_failure
 from ..engines.pipes import printable
 from ..errors import UsageError
 from ..harness.cases import STATUSES, load_corpus
@@ -63,15 +63,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     engine_options.add_arguments(parser)
 
 
-def _previous(path: str) -> Baseline | None:
-    """The baseline at `path`, None when there is no file; UsageError for a file that is not one."""
+def _previous(args: argparse.Namespace) -> Baseline | None:
+    """The baseline at --out, None when there is no file; UsageError for a file that is not one
+    (saying how to record it again when its header can still be read)."""
+    path = args.out
+    if not path:
+        raise UsageError("--out '': the path is empty")
     if not os.path.exists(path):
         return None
     try:
         return read(path)
     except BaselineError as exc:
-        raise UsageError(f"--out {printable(path)} exists and is not a usable baseline ({exc}); remove it or "
-                         "choose another file") from None
+        advice = recovery(exc, args.impl, engine_options.given(args), {})
+        raise UsageError(f"--out {printable(path)} exists and is not a usable baseline "
+                         f"({exc}){advice or '; remove it or choose another file'}") from None
 
 
 def _plan(args: argparse.Namespace, previous: Baseline | None) -> Plan:
@@ -99,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     began = time.perf_counter()
-    previous = _previous(args.out)
+    previous = _previous(args)
     plan = _plan(args, previous)
     folder = Path(args.out).parent
     if not folder.is_dir():  # as check's reports: a mistyped folder is not created
@@ -111,7 +116,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         baseline = _record(args, slot, plan)
     except EngineFailure as exc:
-        print(f"llcheck record: cannot talk to the engine {describe(args.impl)}: {exc}", file=sys.stderr)
+        print(f"llcheck record: {start_failure(args.impl, exc)}", file=sys.stderr)
         return exitcodes.ENGINE
     finally:
         slot.close()

@@ -17,7 +17,8 @@ from ..specs import edition_arg
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--edition", required=True, metavar="NAME|FILE",
                         help="bundled spec id (classic, z-man-2019, ...) or a spec file")
-    parser.add_argument("--quotes", action="store_true", help="print each clause's source quote")
+    parser.add_argument("--quotes", action="store_true",
+                        help="print each clause's sources, one line each: the quote, or our paraphrase")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -68,13 +69,20 @@ def run(args: argparse.Namespace) -> int:
         for clause in _card_clauses(edition, card.name):
             print(f"{'':{width + 22}}{clause.id}  {_rule_text(clause)}")
             if args.quotes:
-                print(f"{'':{width + 24}}{clause.quote()}")
+                for cite in _citations(clause):
+                    print(f"{'':{width + 24}}{cite}")
     print("\ngeneral rules")
     for clause in edition.general.values():
         print(f"  {clause.id:<34} {_rule_text(clause)}")
         if args.quotes:
-            print(f"  {'':34} {clause.quote()}")
+            for cite in _citations(clause):
+                print(f"  {'':34} {cite}")
     return exitcodes.OK
+
+
+def _citations(clause: Clause) -> list[str]:
+    """Every source of a clause, one citation each (a paraphrase says so)."""
+    return [source.cite() for source in clause.sources] or ["(no source)"]
 
 
 def _card_clauses(edition: Edition, name: str) -> list[Clause]:

@@ -1,8 +1,14 @@
 """Play random legal games with the reference engine and print statistics: win rate by seat,
-rounds per game, turns per round, eliminations by card. The same seed gives the same output.
+rounds per game, turns per round, how rounds ended, eliminations by card. The same seed gives the
+same output.
 
 Random play: each decision picks a playable card, then a target, then a guess, each uniformly.
-Game g is seeded from the master seed; seat 0 starts every game's first round."""
+Game g is seeded from the master seed; seat 0 starts every game's first round.
+
+Every round is counted under one ending: last_standing, showdown, all_eliminated, or
+game_won_mid_round (a token gained during the round reached the target and ended the game at
+once, as Premium allows). A turn counts once it has begun, the turn such a win cuts short
+included."""
 
 from __future__ import annotations
 
@@ -34,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 MAX_GAMES = 1_000_000_000
 """The most games one run plays (about twelve days of play: a larger count is a typo)."""
 
+MID_ROUND = "game_won_mid_round"
+"""The ending of a round that stops without a `round_end` event: the game ended during it."""
+
 
 def simulate(edition_name: str, players: int, games: int, seed: int,
              choices: dict[str, int] | None = None, progress: Progress | None = None) -> dict[str, Any]:
@@ -54,12 +63,16 @@ def simulate(edition_name: str, players: int, games: int, seed: int,
             game.start_round()
             while game.phase in DECIDING:
                 game.apply_unchecked(game.sample_action(policy))
-            turns_per_round.append(game.turns)
+            turns, ending = 0, MID_ROUND
             for event in game.log:
-                if event["type"] == "eliminate":
+                if event["type"] == "turn":
+                    turns += 1
+                elif event["type"] == "eliminate":
                     eliminations[event["by"]] += 1
                 elif event["type"] == "round_end":
-                    endings[event["reason"]] += 1
+                    ending = event["reason"]
+            turns_per_round.append(turns)
+            endings[ending] += 1
             round_wins.update(game.round_winners or [])
         wins.update(game.game_winners or [])
         rounds_per_game.append(game.round)

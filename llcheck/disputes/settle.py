@@ -109,6 +109,8 @@ def compare(a: Side, b: Side, budget: Budget, z3_timeout: float,
     for d in diffs:
         if d.key == PLAYERS:
             verdicts[d.key] = _players_verdict(d, a, b)
+        elif d.kind == "card" and counts and not _dealt(d, counts):
+            verdicts[d.key] = Verdict(d.key, VACUOUS, d.a, d.b, a, b, reason=_never_dealt(d, a, b, counts))
         elif d.kind not in SETUP and not open_counts:
             verdicts[d.key] = Verdict(d.key, UNDECIDED, d.a, d.b, a, b, reason=masked)
         else:
@@ -238,15 +240,26 @@ def _players_verdict(d: Difference, a: Side, b: Side) -> Verdict:
     return Verdict(d.key, OBSERVABLE, d.a, d.b, a, b, witness=Witness(n, 0, None, steps, 0, looks))
 
 
+def _dealt(d: Difference, counts: list[int]) -> bool:
+    """True when either side deals the card of a card clause with some of these player counts."""
+    return any(s.card is not None and s.card.count_for(n) > 0 for s in (d.a, d.b) for n in counts)
+
+
+def _never_dealt(d: Difference, a: Side, b: Side, counts: list[int]) -> str:
+    name = next(s.card.name for s in (d.a, d.b) if s.card is not None)
+    why = "; ".join(f"{side.label} {'counts it 0 times' if s.card is not None else 'has no such card'}"
+                    for side, s in ((a, d.a), (b, d.b)))
+    return f"no deck for {_players_text(counts)} players holds the {name} ({why})"
+
+
 def _setup_differs(diffs: list[Difference], a: Edition, b: Edition, players: int) -> list[str]:
     """The setup clauses whose difference already changes the deal for this player count."""
     out = []
     for d in diffs:
         if d.kind not in SETUP:
             continue
-        if d.kind == "card":
-            if any(s.card is None for s in (d.a, d.b)) or d.a.card is not None and d.b.card is not None \
-                    and d.a.card.count_for(players) != d.b.card.count_for(players):
+        if d.kind == "card":  # a card a spec lacks is dealt as often as one it counts 0 times
+            if len({s.card.count_for(players) if s.card is not None else 0 for s in (d.a, d.b)}) > 1:
                 out.append(d.key)
             continue
         try:

@@ -3,7 +3,8 @@
 "2 players; Ana starts. Deal: the Baron is set aside face down; Ana gets the Guard, Ben the
 Prince. Ana draws the Handmaid and plays the Guard on Ben, naming the Priest (wrong). ..."
 Up to the step where the two specs part, the story is told once; from there on, each side's
-version of a step is told when they differ, and the story ends with what a table sees.
+version of a step is told when they differ, as one sentence under that side's name, and the
+story ends with what a table sees.
 """
 
 from __future__ import annotations
@@ -21,11 +22,25 @@ NUMBERS = {2: "two", 3: "three", 4: "four"}
 SEAT = re.compile(r"\bplayer (\d+)")
 """A seat as the engine's messages name it."""
 SELF = ("herself", "himself", "herself", "himself", "herself", "himself", "himself", "herself")
+RESPOND = "respond"
+"""The kind of move that answers a card's offer to its target (to discard and draw)."""
 
 
 def who(seat: int) -> str:
     """The name the stories give a seat."""
     return NAMES[seat] if seat < len(NAMES) else f"player {seat}"
+
+
+def _their(seat: int) -> str:
+    """The possessive the stories give a seat."""
+    if seat >= len(SELF):
+        return "their"
+    return "her" if SELF[seat] == "herself" else "his"
+
+
+def _answer(seat: int, redraw: bool) -> str:
+    """A player's answer to a card's offer to discard their hand and draw."""
+    return f"{who(seat)} chooses to discard and draw" if redraw else f"{who(seat)} keeps {_their(seat)} card"
 
 
 def _listing(names: Sequence[str]) -> str:
@@ -41,6 +56,8 @@ class Teller:
         self.witness = witness
         self.turn = witness.first_player
         """Whose turn it is, as far as the story has got."""
+        self.responder: int | None = None
+        """Who answers a card's offer, once a step leaves one due."""
 
     def setup(self) -> str:
         """Who plays, who starts, and the tokens already won."""
@@ -51,38 +68,55 @@ class Teller:
             text += f"; favour tokens already won: {held}"
         return text + "."
 
-    def step(self, index: int, look: Look) -> str:
-        """One step (a deal or an action) as it went at one table."""
+    def step(self, index: int, look: Look) -> list[str]:
+        """One step (a deal or an action) as it went at one table, as sentences."""
         kind, value = self.witness.steps[index]
         if look.status == "refused":
-            return self._refused(kind, value, look)
+            return [self._refused(kind, value, look)]
         events = list(look.raw_events)
         if kind == "deal":
             return self._deal(value, events, look)
         if look.status == "gap" and not events:
-            return f"{who(self.turn)} plays the {value[1]}; {self._gap(look)}"
-        return self._events(events, look)
+            return [f"{self._move(value)}; {self._gap(look)}"]
+        said = self._events(events, look)
+        if any(move[0] == RESPOND for move in look.legal):  # the play's target answers its offer
+            self.responder = next(e for e in reversed(events) if e["type"] == "play")["target"]
+            said.append(f"{who(self.responder)} may keep {_their(self.responder)} card or discard it "
+                        "and draw")
+        return said
 
     def _refused(self, kind: str, value: Any, look: Look) -> str:
+        reason = SEAT.sub(lambda m: who(int(m.group(1))), look.reason)
         if kind == "deal":
-            return f"the deal is refused: {look.reason}"
-        return f"{self._intent(value)} is refused: {look.reason} [{look.clause}]"
+            return f"the {'game' if look.clause is None else 'deal'} is refused: {reason}"
+        return f"{self._intent(value)} is refused: {reason} [{look.clause}]"
+
+    def _move(self, move: Any) -> str:
+        """A move as a sentence: who does what."""
+        if move[0] == RESPOND:
+            assert self.responder is not None, "an answer follows the step that offers it"
+            return _answer(self.responder, move[7])
+        return f"{who(self.turn)} plays the {move[1]}"
 
     def _intent(self, move: Any) -> str:
         kind, card = move[0], move[1]
         if kind == "keep":
             return f"keeping the {card} and returning {_listing(move[4])}"
+        if kind == RESPOND:
+            return f"answering the {card} by {'discarding and drawing' if move[7] else 'keeping the card'}"
         text = f"playing the {card}"
         if move[2] is not None:
             text += f" on {who(move[2])}"
+        if move[5]:
+            text += " on " + " and ".join(who(t) for t in move[5])
         if move[3] is not None:
             text += f", naming the {' or '.join(move[3])}"
         return text
 
-    def _deal(self, deck: Sequence[str], events: list[dict[str, Any]], look: Look) -> str:
+    def _deal(self, deck: Sequence[str], events: list[dict[str, Any]], look: Look) -> list[str]:
         start = next((e for e in events if e["type"] == "round_start"), None)
         if start is None:
-            return self._gap(look) if look.status == "gap" else "the round is dealt"
+            return [self._gap(look) if look.status == "gap" else "the round is dealt"]
         parts = []
         aside = start.get("set_aside", 0)
         if aside:
@@ -93,10 +127,9 @@ class Teller:
         parts.append(", ".join(dealt))
         text = f"Round {start['round']} (deck from the top: {', '.join(deck)}): " + "; ".join(parts)
         rest = [e for e in events if e["type"] not in ("round_start", "deal")]
-        tail = self._events(rest, look)
-        return f"{text}. {tail}" if tail else text
+        return [text, *self._events(rest, look)]
 
-    def _events(self, events: list[dict[str, Any]], look: Look) -> str:
+    def _events(self, events: list[dict[str, Any]], look: Look) -> list[str]:
         """Events as sentences: a new one at each turn, the rest of a turn joined by commas."""
         sentences: list[list[str]] = [[]]
         for event in events:
@@ -107,10 +140,10 @@ class Teller:
             said = self._event(event)
             if said:
                 sentences[-1].append(said)
-        text = " ".join(_sentence(", ".join(parts)) for parts in sentences if parts)
+        told = [", ".join(parts) for parts in sentences if parts]
         if look.status == "gap":
-            text = (text + " " if text else "") + _sentence(self._gap(look))
-        return text.rstrip(".")
+            told.append(self._gap(look))
+        return told
 
     def _gap(self, look: Look) -> str:
         reason = look.reason.removeprefix("the rules are silent here: ")
@@ -136,6 +169,14 @@ class Teller:
             return f"{p}'s {mine} against {who(e['target'])}'s {theirs}"
         if kind == "trade":
             return "they swap hands"
+        if kind == "predict":
+            return f"betting that {who(e['target'])} wins the round"
+        if kind == "force_target":
+            return f"the next card played must choose {who(e['target'])} if it can"
+        if kind == "counter":
+            return f"{p} reveals the {e['card']}"
+        if kind == RESPOND:
+            return _answer(e["player"], e["redraw"])
         if kind == "return":
             return f"{p} returns {_listing(e['cards'])} to the {e['to']} of the deck"
         if kind == "discard":
@@ -179,22 +220,17 @@ class Teller:
 
 
 def story(witness: Witness, a_label: str, b_label: str) -> str:
-    """The witness as one paragraph: common steps once, then each side where they differ."""
+    """The witness as one paragraph: common steps once, then each side where they differ (each
+    side's version one sentence, so that nothing in it reads as happening in both games)."""
     teller = Teller(witness)
     out = [teller.setup()]
     for i, (la, lb) in enumerate(witness.looks):
-        if i < witness.diverged:
-            said = teller.step(i, la)
-            if said:
-                out.append(_sentence(said))
+        if i < witness.diverged or not _differs(la, lb):
+            out += map(_sentence, teller.step(i, la))
             continue
-        if not _differs(la, lb):
-            said = teller.step(i, la)
-            if said:
-                out.append(_sentence(said))
-            continue
-        out.append(f"Under {a_label}: {teller.step(i, la) or 'nothing happens'}.")
-        out.append(f"Under {b_label}: {teller.step(i, lb) or 'nothing happens'}.")
+        for look, label in ((la, a_label), (lb, b_label)):
+            said = "; ".join(s.rstrip(".") for s in teller.step(i, look))
+            out.append(f"Under {label}: {said or 'nothing happens'}.")
     out.append(_sentence(outcome(witness, a_label, b_label)))
     return " ".join(out)
 
@@ -204,9 +240,7 @@ def gap_story(witness: Witness, label: str) -> str:
     teller = Teller(witness)
     out = [teller.setup()]
     for i, (look, _) in enumerate(witness.looks):
-        said = teller.step(i, look)
-        if said:
-            out.append(_sentence(said))
+        out += map(_sentence, teller.step(i, look))
     return " ".join(out)
 
 
@@ -227,6 +261,8 @@ def outcome(witness: Witness, a_label: str, b_label: str) -> str:
     la, lb = witness.looks[-1]
     if la.status != lb.status:
         for look, label, other in ((la, a_label, b_label), (lb, b_label, a_label)):
+            if look.status == "refused" and look.clause is None:  # the game itself, not a step
+                return f"so {label} refuses a game of {witness.players} players, which {other} plays"
             if look.status == "refused":
                 return f"so {label} refuses what {other} allows ({look.clause})"
             if look.status == "gap":

@@ -25,7 +25,7 @@ from .guard import Guarded, adapters_own, described
 from .pipes import printable
 from .process import Launch
 from .reference import ReferenceEngine
-from .subprocess import SubprocessEngine
+from .subprocess import START_TIMEOUT, SubprocessEngine, TimedOut
 
 REFERENCE = "reference"
 """The impl name of the in-process reference engine."""
@@ -51,6 +51,16 @@ def in_process(impl: Impl) -> bool:
 def describe(impl: Impl) -> str:
     """The impl as a user would type it (control characters escaped, for a terminal)."""
     return escape_controls(impl if isinstance(impl, str) else shlex.join(impl))
+
+
+def start_failure(impl: Impl, exc: EngineFailure) -> str:
+    """Why the engine `impl` could not be started, in one line; for one too slow to say hello, with
+    the option that allows it more time (`--timeout`, which check, record and perft share)."""
+    text = f"cannot talk to the engine {describe(impl)}: {exc}"
+    if isinstance(exc, TimedOut):
+        text += f" (to allow a slower start, raise --timeout: the hello waits the longer of --timeout and " \
+                f"{START_TIMEOUT:g}s)"
+    return text
 
 
 def open_engine(impl: Impl, *, timeout: float = 10.0, validate: bool = False,

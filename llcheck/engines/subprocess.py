@@ -35,11 +35,15 @@ START_TIMEOUT = 30.0
 MESSAGE_LIMIT = 500
 """Characters of a failure message; the rest of what an engine wrote is left out."""
 
-__all__ = ["MAX_LINE", "START_TIMEOUT", "EngineGone", "Launch", "SubprocessEngine"]
+__all__ = ["MAX_LINE", "START_TIMEOUT", "EngineGone", "Launch", "SubprocessEngine", "TimedOut"]
 
 
 class EngineGone(EngineFailure):
     """The engine process crashed, hung or broke the protocol; it has been stopped."""
+
+
+class TimedOut(EngineGone):
+    """The engine did not read a request, or answer it, in the time allowed; it has been stopped."""
 
 
 class _CaseClock:
@@ -130,13 +134,13 @@ class SubprocessEngine(Engine):
         try:
             write_all(self.stdin, encode({"id": number, "op": op, **fields}), wait)
         except PipeTimeout:
-            raise self._lost(self._late(what, wait, unread=True)) from None
+            raise self._lost(self._late(what, wait, unread=True), TimedOut) from None
         except (BrokenPipeError, ConnectionResetError):
             raise self._lost(self._ended(what, reading=True)) from None
         try:
             line = self.reader.readline(deadline - time.monotonic())
         except PipeTimeout:
-            raise self._lost(self._late(what, wait)) from None
+            raise self._lost(self._late(what, wait), TimedOut) from None
         except EOFError:
             raise self._lost(self._ended(what, partial=self.reader.pending())) from None
         except LineTooLong as exc:
@@ -199,13 +203,13 @@ class SubprocessEngine(Engine):
             raise self._lost(f"the answer to {what} has no \"ok\": true or false")
         return answer
 
-    def _lost(self, reason: str) -> EngineGone:
-        """Record that the engine is unusable, stop it, and return the error to raise."""
+    def _lost(self, reason: str, kind: type[EngineGone] = EngineGone) -> EngineGone:
+        """Record that the engine is unusable, stop it, and return the error to raise (of `kind`)."""
         self.gone = printable(reason, MESSAGE_LIMIT)
         self.program.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=2.0)
-        return EngineGone(self.gone)
+        return kind(self.gone)
 
     # -- the adapter interface ---------------------------------------------------------------
 

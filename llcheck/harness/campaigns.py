@@ -1,5 +1,7 @@
 """Properties and differential fuzzing, run for every selected edition and player count and
-reported like cases (`property/<name>/<edition>/<n>p`, `fuzz/<edition>/<n>p`).
+reported like cases (`property/<name>/<edition>/<n>p`, `fuzz/<edition>/<n>p`), with the clauses
+and tags their cases name: a property's clauses, tagged `property` and its name; a difference
+found by fuzzing, its suspected clauses and its saved case's tags.
 
 The properties (`llcheck.properties.run_properties`) and the fuzzer (`llcheck.fuzz.run_fuzz`)
 live in their own packages; when one is missing, asking for it is a usage error. A campaign that
@@ -10,14 +12,22 @@ processes, each with engines of its own (`make_engine` is sent to them, so it mu
 the command line's does). Each one is checked exactly as it would be alone, and the results
 are returned in the same order, so a run finds what it finds whatever the number of jobs (they
 reach `on_result` as each edition and player count is done, so that a stopped run keeps them).
+
+Hypothesis keeps files (the constants it reads from local modules, the `thorough` profile's
+example database) under `.hypothesis/` in the working directory; while a campaign runs, they go
+to llcheck's cache folder instead (`_hypothesis_home`), so that checking an engine leaves nothing
+in the user's project.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
+import os
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -99,15 +109,62 @@ def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], job
               on_result: Callable[[Result], None], wanted: Callable[[Seat], bool]) -> list[Result]:
     """`work(seat)` for every wanted edition and player count, each seat's results passed to
     `on_result` as soon as it is done (in seat order with one job; with more, in the order they
-    finish) and returned in seat order; in `jobs` processes, the most players (the longest)
-    first, each killing the engine programs it started when it is ended."""
+    finish) and returned in seat order; in `jobs` processes, the longest first (`_size`), each
+    killing the engine programs it started when it is ended; hypothesis's files in
+    `_hypothesis_home()`."""
     seats = [seat for seat in _seats(editions) if wanted(seat)]
     batches: dict[int, list[Result]] = {}
-    for index, batch in as_done(work, seats, jobs, first=lambda seat: -seat[1], cleanup=kill_leftovers):
-        for result in batch:
-            on_result(result)
-        batches[index] = batch
+    with _hypothesis_home() as home:
+        for index, batch in as_done(functools.partial(_at_home, home, work), seats, jobs, first=_size,
+                                    cleanup=kill_leftovers):
+            for result in batch:
+                on_result(result)
+            batches[index] = batch
     return [result for index in sorted(batches) for result in batches[index]]
+
+
+def _size(seat: Seat) -> int:
+    """Minus a seat's players times its cards: a round's turns grow with the deck, and each turn's
+    state with the players, so the largest games, started first, keep the processes evenly busy."""
+    edition, players = seat
+    return -players * len(edition.deck(players))
+
+
+def _at_home(home: Path, work: Callable[[Seat], list[Result]], seat: Seat) -> list[Result]:
+    """`work(seat)` with hypothesis's files in `home` (in whichever process runs it), then where
+    hypothesis would put them."""
+    from hypothesis.configuration import set_hypothesis_home_dir  # only campaigns need hypothesis
+
+    set_hypothesis_home_dir(home)
+    try:
+        return work(seat)
+    finally:
+        set_hypothesis_home_dir(None)
+
+
+@contextlib.contextmanager
+def _hypothesis_home() -> Iterator[Path]:
+    """Where a campaign keeps hypothesis's files: `$HYPOTHESIS_STORAGE_DIRECTORY` when set, else
+    `_cache_folder()`, else a temporary folder removed when the block ends."""
+    chosen = os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY")
+    folder = Path(chosen) if chosen else _cache_folder()
+    if folder is not None:
+        yield folder
+        return
+    with tempfile.TemporaryDirectory(prefix="llcheck-hypothesis-") as scratch:
+        yield Path(scratch)
+
+
+def _cache_folder() -> Path | None:
+    """`$XDG_CACHE_HOME/llcheck/hypothesis` (`~/.cache/llcheck/hypothesis` when the variable is
+    unset or not absolute), created if need be; None when it cannot be created or written."""
+    try:
+        base = Path(os.environ.get("XDG_CACHE_HOME", ""))
+        folder = (base if base.is_absolute() else Path.home() / ".cache") / "llcheck" / "hypothesis"
+        folder.mkdir(parents=True, exist_ok=True)
+    except (OSError, RuntimeError):  # RuntimeError: no home directory
+        return None
+    return folder if os.access(folder, os.W_OK) else None
 
 
 STATUS = {"passed": PASSED, "pass": PASSED, "failed": FAILED, "fail": FAILED, "skipped": SKIPPED}
@@ -145,6 +202,7 @@ def _property_results(check: Callable[..., Any], make_engine: MakeEngine, profil
     seconds = (time.perf_counter() - began) / max(1, len(found))
     return [Result(_property_id(item.name, seat), _status(item.status), kind="property",
                    group="property", edition=edition, players=players,
+                   clauses=tuple(getattr(item, "clauses", ())), tags=("property", item.name),
                    description=getattr(item, "description", None) or f"property {item.name}",
                    message=" ".join(str(item.message).split()), seconds=seconds, replay_case=item.replay)
             for item in found]
@@ -176,6 +234,7 @@ def _fuzz_results(fuzz: Callable[..., Any], make_engine: MakeEngine, n: int, see
             message += f" (saved to {saved})"
         result = Result(case_id, _status(found.status), kind="fuzz", group="fuzz", edition=edition,
                         players=players, clauses=tuple(getattr(found, "clauses", ())),
+                        tags=tuple((getattr(found, "case", None) or {}).get("tags", ())),
                         description=f"differential fuzzing, {n} games, seed {seed}",
                         message=message, replay_case=found.replay,
                         divergence=getattr(found, "divergence", None),

@@ -3,8 +3,9 @@
 Values are compared as JSON: `true` is not `1`. Events are compared as exact lists once every
 `clause` field is dropped; states and views partially (only the keys a case gives); legal
 actions as sets. Keys the formats do not define (docs/formats.md, *Keys the formats do not
-define*) are left out first, here and in fuzzing alike (`comparable`). Each function returns
-None when the values agree, else a one-line detail.
+define*) are left out first, in cases (the state kept after a refused action too), fuzzing and
+baselines alike (`comparable`). Each function returns None when the values agree, else a
+one-line detail.
 """
 
 from __future__ import annotations

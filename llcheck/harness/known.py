@@ -10,7 +10,7 @@ Blank lines and lines starting with `#` are ignored:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -65,6 +65,12 @@ class KnownFailures:
         for case_id, (number, _) in self.entries.items():
             if case_id not in ids and not case_id.startswith(GENERATED_PREFIXES):
                 raise UsageError(f"{self.path}:{number}: no case has the id {case_id!r}")
+
+    def unplayable(self, editions: Mapping[str, str], plays: Collection[str]) -> list[str]:
+        """`ID (line N)` for each listed case whose edition (by id, from `editions`) is not in `plays`:
+        an engine that does not play it never runs the case, so the entry is never checked."""
+        return [f"{case_id} (line {number})" for case_id, (number, _) in self.entries.items()
+                if case_id in editions and editions[case_id] not in plays]
 
     def apply(self, result: Result) -> Result:
         """The result as the list sees it: a known failure, an unexpected pass, or unchanged."""

@@ -23,7 +23,7 @@ from ..engines.pipes import printable
 from ..engines.subprocess import EngineGone, SubprocessEngine
 from .cases import Case
 from .charge import charged
-from .compare import MISSING, actions_detail, events_detail, partial_difference
+from .compare import MISSING, actions_detail, comparable, events_detail, partial_difference
 from .results import ERRORED, FAILED, PASSED, SKIPPED, Divergence, Json, Result
 
 RESTART_ATTEMPTS = 2
@@ -157,7 +157,8 @@ class _Play:
                 raise _Diverged(Divergence(number, index, "action accepted", "refused", "accepted",
                                            "the engine accepted an action the rules forbid", action))
             after = self.engine.state()
-            self._partial(self.state, after, "state", number, index, action, after_refusal=True)
+            self._partial(comparable("state", self.state), after, "state", number, index, action,
+                          after_refusal=True)
             return
         if not reply.accepted:
             raise _Diverged(Divergence(number, index, "action refused", "accepted", _refusal(reply),

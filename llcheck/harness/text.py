@@ -114,8 +114,9 @@ def text_report(report: Report, quiet: bool = False) -> str:
         lines += [f"  {r.id}: {r.known_failure}" for r in known]
     lines += campaigns(report.results)
     if not quiet:
-        lines += [""] + _table("clause", by_key(report.results, "clauses"))
-        lines += [""] + _table("tag", by_key(report.results, "tags"))
+        for title, keys in (("clause", "clauses"), ("tag", "tags")):
+            table = _table(title, by_key(report.results, keys))
+            lines += [""] + table if table else []
     lines += ["", totals(report)]
     return "\n".join(escape_controls(line) for line in lines)
 

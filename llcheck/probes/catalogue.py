@@ -138,14 +138,10 @@ def overpaid(rnd: RoundEncoding) -> Bool:
     bonus = extra_tokens(layout.edition, layout.players)
     cap = per_win * (layout.players if sharing else 1) + bonus
     too_much = [z3.UGT(g, num(ending.most_per_seat, bits)) for g in gains]
-    return both(ending.done, either(*too_much, z3.UGT(sum(gains, num(0, bits)), num(cap, bits))))
+    return both(ending.paid, either(*too_much, z3.UGT(sum(gains, num(0, bits)), num(cap, bits))))
 
 
 # -- helpers over the engine's replay --------------------------------------------------------------
-
-
-def last_events(playback: Playback) -> list[Json]:
-    return playback.last_events() if playback.gap is None else []
 
 
 def card_of(playback: Playback, name: str) -> Card:
@@ -160,12 +156,28 @@ def played_card(playback: Playback) -> Json | None:
     return None
 
 
+def attempted_play(playback: Playback) -> tuple[Json, Json] | None:
+    """The play action of the record's last call and the state before it, if it was one: whether
+    it completed or stopped on a rule gap (a silent rule deciding what the card does)."""
+    last = playback.last
+    if last is None:
+        return None
+    if playback.gap is None:
+        action, before = last.action, last.before
+    elif playback.gap_on_last_call():
+        actions = playback.record["rounds"][-1]["actions"]
+        action, before = (actions[-1] if actions else None), last.after
+    else:
+        return None
+    return (action, before) if action and action["type"] == "play" else None
+
+
 def step_kinds(playback: Playback, name: str) -> set[str]:
     return {s.kind for s in card_of(playback, name).steps}
 
 
 def showed_round_end(playback: Playback, test: Callable[[Json], bool]) -> bool:
-    return any(e["type"] == "round_end" and test(e) for e in last_events(playback))
+    return any(e["type"] == "round_end" and test(e) for e in playback.final_events())
 
 
 def outlasted(playback: Playback) -> bool:
@@ -228,7 +240,7 @@ def chose_protected(playback: Playback) -> bool:
 def overpaid_in_engine(playback: Playback) -> bool:
     edition = playback.edition
     tokens: Counter[int] = Counter()
-    for event in last_events(playback):
+    for event in playback.final_events():
         if event["type"] == "token":
             tokens[event["player"]] += event["amount"]
     tie = edition.general["tie"]
@@ -240,24 +252,27 @@ def overpaid_in_engine(playback: Playback) -> bool:
 
 
 def drew_set_aside(playback: Playback) -> bool:
-    return any(e["type"] == "draw" and e["from"] == "set_aside" for e in last_events(playback))
+    return any(e["type"] == "draw" and e["from"] == "set_aside" for e in playback.final_events())
 
 
 def draw_return_with(playback: Playback, test: Callable[[int, int], bool]) -> bool:
-    action = played_card(playback)
-    last = playback.last
-    if action is None or last is None:
+    """The last call plays a draw-and-return card with a pile size passing `test` (the rule for
+    that pile may be silent: the play then stops on it)."""
+    attempt = attempted_play(playback)
+    if attempt is None:
         return False
+    action, before = attempt
     steps = [s for s in card_of(playback, action["card"]).steps if s.kind == "draw_return"]
-    return bool(steps) and test(len(last.before["deck"]), steps[0].clause.rule["draw"])
+    return bool(steps) and test(len(before["deck"]), steps[0].clause.rule["draw"])
 
 
 def forced_to_target(playback: Playback) -> bool:
-    action = played_card(playback)
-    last = playback.last
-    if action is None or last is None:
+    """The last call plays a card that chooses, every card in hand choosing and every other
+    player protected (a silent no-valid-target rule then stops the play)."""
+    attempt = attempted_play(playback)
+    if attempt is None:
         return False
-    state = last.before
+    state = attempt[1]
     me = state["turn"]
     others = [s for s in range(state["players"]) if s != me and not state["eliminated"][s]]
     everyone_shielded = bool(others) and all(state["protected"][s] for s in others)
@@ -282,22 +297,22 @@ def played_by_seat(playback: Playback) -> Counter[tuple[int, str]]:
 
 
 def three_tied(playback: Playback) -> bool:
-    """Three or more players tie at the showdown: no other hand beats theirs (the engine's rule)."""
+    """Three or more players tie at the showdown: no other hand beats theirs (the engine's rule),
+    whether the round then ends or stops on the tie rule (silent, or run out)."""
     game = playback.game
-
-    def tied(event: Json) -> bool:
-        if event["reason"] != "showdown" or game is None:
-            return False
-        alive = [seat for seat, card in enumerate(event["hands"]) if card is not None]
-        scores = {seat: game.showdown_value(seat) for seat in alive}
-        return sum(1 for a in alive if not any(game._beats(b, a, scores) for b in alive if b != a)) >= 3
-    return showed_round_end(playback, tied)
+    tie = playback.edition.general["tie"].id
+    if game is None or not (showed_round_end(playback, lambda e: e["reason"] == "showdown")
+                            or gap_where(playback, lambda clause, reason: clause == tie)):
+        return False
+    alive = [seat for seat in game.tables.seats if game.alive[seat]]
+    scores = {seat: game.showdown_value(seat) for seat in alive}
+    return sum(1 for a in alive if not any(game._beats(b, a, scores) for b in alive if b != a)) >= 3
 
 
 def two_reached(playback: Playback) -> bool:
     """Two players end the round at the target: the game ends with both, or (when the rules are
     silent on several players reaching it) the engine stops on the game-end rule."""
-    if any(e["type"] == "game_end" and len(e["winners"]) >= 2 for e in last_events(playback)):
+    if any(e["type"] == "game_end" and len(e["winners"]) >= 2 for e in playback.final_events()):
         return True
     edition, game = playback.edition, playback.game
     game_end = edition.general["game_end"].id
@@ -458,7 +473,7 @@ CATALOGUE: tuple[Query, ...] = (
           "Can a round end with nobody winning it?",
           "Someone should gain the round's token; when the spec's own tie rule can leave nobody, "
           "the witness is a game a rules judge can check by hand.",
-          lambda rnd: at_end(rnd, both(rnd.ending.done, z3.Not(either(*rnd.ending.winners)))),
+          lambda rnd: at_end(rnd, both(rnd.ending.decided, z3.Not(either(*rnd.ending.winners)))),
           lambda pb: showed_round_end(pb, lambda e: not e["winners"]),
           no_winner_expected),
     Query("token-overflow", IMPOSSIBLE,
@@ -492,16 +507,17 @@ CATALOGUE: tuple[Query, ...] = (
           lambda rnd: seen(rnd, "forced_targeting", "play"),
           forced_to_target, always, needs_kind("protect", "a protection rule")),
     Query("bonus-card-all-copies", POSSIBLE,
-          "Can one player play every copy of a card that pays a bonus?",
-          "The bonus is paid once however many copies its holder discarded.",
+          "Can one player play every copy of a card that pays a bonus token?",
+          "The bonus token is paid once however many copies its holder discarded. (A showdown bonus, "
+          "which adds to the hand's value per copy, is another rule.)",
           no_find, played_every_copy, always,
-          needs_property("bonus", "a bonus with two or more copies",
+          needs_property("bonus", "a bonus token (bonus_token) and two or more copies",
                          lambda layout, card: card.count_for(layout.players) > 1),
           state=every_copy_played),
     Query("three-way-tie", POSSIBLE,
           "Can three or more players tie for the highest hand at the showdown?",
           "Tie rules are usually written with two players in mind; three tied players test them fully.",
-          lambda rnd: at_end(rnd, both(rnd.ending.done, at_least(rnd.ending.tied_at_showdown, 3))),
+          lambda rnd: at_end(rnd, at_least(rnd.ending.tied_at_showdown, 3)),
           three_tied, three_way_expected, needs_players(3)),
     Query("two-reach-target", POSSIBLE,
           "Can two players reach the token target in the same round?",

@@ -44,6 +44,9 @@ class Ending:
         self.tied_at_showdown: list[Bool] = [FALSE] * n
         best = self._showdown(showdown)
         self.winners = [ite(one, self.alive[p], both(several, best[p])) for p in range(n)]
+        self.decided: Bool = both(self.over, z3.Not(board.gap))
+        """The round ended and its winners are known (the engine's `round_end`), though a silent
+        rule of its tokens may stop it next."""
         self.gains = self._tokens()
         self.facts = board.facts
         self.done = both(self.over, z3.Not(board.gap))
@@ -83,7 +86,7 @@ class Ending:
         best = [both(self.alive[p], *(z3.Not(both(self.alive[q], self._beats(q, p, scores)))
                                       for q in range(n) if q != p)) for p in range(n)]
         board.stop("no_highest", rnd.key("showdown"), both(when, z3.Not(either(*best))))
-        self.tied_at_showdown = [both(when, b) for b in best]
+        self.tied_at_showdown = [both(when, z3.Not(board.gap), b) for b in best]  # before a silent tie rule
         tie = rnd.rule("tie")
         undecided = both(when, at_least(best, 2))
         board.consult(rnd.key("tie"), tie, undecided)
@@ -146,11 +149,13 @@ class Ending:
             gains = [gains[p] + ite(both(sole, holders[p]), num(value, bits), num(0, bits)) for p in range(n)]
             self.most_per_seat += value
         board.consult(rnd.key("tokens_to_win"), rnd.rule("tokens_to_win"), self.over)
+        self.paid: Bool = both(self.over, z3.Not(board.gap))
+        """The round's tokens are paid (before the game-end rule, which may be silent)."""
         if rnd.target is None:
             self.reached = [FALSE] * n
         else:
-            self.reached = [both(self.over, z3.Not(board.gap),
-                                 ule(num(rnd.target, bits), rnd.tokens[p] + state_won(board, p) + gains[p]))
+            self.reached = [both(self.paid, ule(num(rnd.target, bits),
+                                                rnd.tokens[p] + state_won(board, p) + gains[p]))
                             for p in range(n)]
         board.consult(rnd.key("game_end"), rnd.rule("game_end"), at_least(self.reached, 2))
         return gains

@@ -401,13 +401,13 @@ class DrawReturn(StepEncoder):
         draw = self.clause.rule["draw"]
         empty = both(live, board.deck_empty())
         empty_deck, short_deck = self.modifier("empty_deck"), self.modifier("short_deck")
+        board.note("draw_return_empty", empty)  # before the rule: a silent one stops the play here
         board.consult(empty_deck.key if empty_deck else self.missing(board, "empty_deck"), empty_deck, empty)
-        board.note("draw_return_empty", empty)
         no_effect = both(empty, z3.BoolVal(empty_deck is not None and empty_deck.rule == "no_effect"))
         go = both(live, z3.Not(no_effect))
         short = both(go, board.ult_deck(draw))
-        board.consult(short_deck.key if short_deck else self.missing(board, "short_deck"), short_deck, short)
         board.note("draw_return_short", both(short, z3.Not(board.deck_empty())))
+        board.consult(short_deck.key if short_deck else self.missing(board, "short_deck"), short_deck, short)
         for _ in range(draw):
             board.draw_top(play.actor, both(go, z3.Not(board.deck_empty())))
         self.keep(board, play, go)

@@ -42,6 +42,8 @@ class Playback:
     calls: int = 0
     """Engine calls the record asks for (round starts and actions)."""
     game: Game | None = None
+    stopped: list[Json] = field(default_factory=list)
+    """The events the engine logged during the action that stopped on a rule gap, before the gap."""
 
     @property
     def last(self) -> Moment | None:
@@ -56,6 +58,13 @@ class Playback:
         """The events of the last completed call."""
         return self.last.events if self.last else []
 
+    def final_events(self) -> list[Json]:
+        """The events of the record's last call: all of them when it completed, those logged before
+        the gap when it stopped on one (a round's end, say, before a silent rule of its tokens)."""
+        if self.gap is None:
+            return self.last_events()
+        return self.stopped if self.gap_on_last_call() else []
+
 
 def play(edition: Edition, record: Json) -> Playback:
     """Replay `record`; an illegal action or deal stops it, with `refused` saying why."""
@@ -63,17 +72,21 @@ def play(edition: Edition, record: Json) -> Playback:
                 tokens=record.get("tokens"))
     out = Playback(edition, record, game=game)
     out.calls = sum(1 + len(r["actions"]) for r in record["rounds"])
+    logged: int | None = None  # the engine's log length before the action being applied (None: a deal)
     try:
         for round_ in record["rounds"]:
             before = game.state()
+            logged = None
             events = game.start_round(round_["deck"], first_player=round_.get("first"))
             out.moments.append(Moment(None, before, game.state(), events))
             for action in round_["actions"]:
                 before = game.state()
+                logged = len(game.log)
                 events = game.apply(Action.from_json(action))
                 out.moments.append(Moment(action, before, game.state(), events))
     except RuleGapError as gap:
         out.gap = gap
+        out.stopped = [] if logged is None else game.log[logged:]
     except (IllegalActionError, DeckError) as refusal:
         out.refused = f"the reference engine refuses call {len(out.moments) + 1} of the witness: {refusal}"
     return out

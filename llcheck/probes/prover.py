@@ -1,8 +1,10 @@
 """Answer conditions for one spec and player count, with z3's SAT-based finite-domain solver
 (`SolverFor("QF_FD")`). The one-turn encoding is asserted once into an incremental solver, each
 question in a push/pop frame; each bounded search starts a fresh solver from the round's facts
-and the proved lemmas, so that its answer and witness do not depend on the questions asked
-before it (an incremental solver carries its search heuristics from one query to the next).
+and the proved lemmas, so that it does not inherit the search heuristics of the questions asked
+before it (an incremental solver made one search four times slower). Which witness z3 finds
+still depends on what the process asked z3 before, even with identical input (docs/probes.md).
+Every solver call of a question gets what is left of its time budget.
 
 Three ways to an answer, cheapest first:
 
@@ -143,7 +145,8 @@ class Prover:
         self.invariant_seconds = time.perf_counter() - start
 
     def ask(self, condition: Condition, timeout: float, confirm: bool = True) -> Verdict:
-        """Decide whether the condition is reachable, within about `timeout` seconds."""
+        """Decide whether the condition is reachable, within `timeout` seconds of solver time (the
+        encoding and the invariant, built once per prover, are not part of it)."""
         start = time.perf_counter()
         if self.setup_gap is not None:
             verdict = self._without_round(condition)
@@ -155,7 +158,7 @@ class Prover:
                 verdict = Verdict(UNKNOWN, condition.name, method=UNMODELLED,
                                   reason=f"the probes cannot encode this spec: {self.unsupported}")
             else:
-                verdict = self._honest(self._decide(condition, timeout), timeout)
+                verdict = self._honest(self._decide(condition, timeout), start + timeout)
         if verdict.witness is not None:
             verdict.story = story(self.edition, verdict.witness)
             if confirm:
@@ -165,30 +168,34 @@ class Prover:
         return verdict
 
     def _decide(self, condition: Condition, timeout: float) -> Verdict:
+        """The cheapest answer, every solver call within what is left of `timeout` seconds."""
         deadline = time.perf_counter() + timeout
         proof = getattr(condition, "proof", None)
-        if proof == "invariant" and self.prove_invariant(timeout):
+        if proof == "invariant" and self.invariant:
             return Verdict(UNREACHABLE, condition.name, method=INDUCTION)
-        if proof == "ranking" and self.prove_invariant(timeout) and self.pile_shrinks(timeout):
+        if proof == "ranking" and self.invariant and self.pile_shrinks(left(deadline)):
             return Verdict(UNREACHABLE, condition.name, method=RANKING)
-        if not condition.bounded and self.prove_invariant(timeout):
-            quick = self._one_turn(condition, min(timeout / 4, 20.0))
+        if not condition.bounded and self.invariant:
+            quick = self._one_turn(condition, min(left(deadline) / 4, 20.0))
             if quick is not None:
                 return quick
-        return self._search(condition, max(deadline - time.perf_counter(), 1.0))
+        verdict = self._search(condition, left(deadline))
+        if verdict.status == UNKNOWN:
+            verdict.reason = f"not decided in the {timeout:g} s allowed"
+        return verdict
 
     @property
     def unmodelled_ids(self) -> list[str]:
         """The ids of the clauses in `unmodelled`."""
         return [text.split(":", 1)[0] for text in self.unmodelled]
 
-    def _honest(self, verdict: Verdict, timeout: float) -> Verdict:
+    def _honest(self, verdict: Verdict, deadline: float) -> Verdict:
         """An unreachable answer holds only when no round reaches a rule the encoding stops at
-        instead of modelling it; otherwise it is unknown, naming those rules."""
+        instead of modelling it (decided by `deadline`); otherwise it is unknown, naming those rules."""
         if verdict.status != UNREACHABLE or not self.unmodelled:
             return verdict
         if self._beyond is None or self._beyond.status == UNKNOWN:
-            self._beyond = self._decide(BeyondModel(), timeout)
+            self._beyond = self._decide(BeyondModel(), left(deadline))
         if self._beyond.status == UNREACHABLE:
             return verdict
         how = "a round can reach" if self._beyond.status == REACHABLE else "no proof that no round reaches"
@@ -207,9 +214,7 @@ class Prover:
                        reason=f"no round can be dealt: {self.setup_gap.clause.id} {why}")
 
     def prove_invariant(self, timeout: float) -> bool:
-        """Prove Φ by induction (once), part by part; on success it becomes a lemma of the search."""
-        if self.invariant is not None:
-            return self.invariant
+        """Prove Φ by induction, part by part; on success it becomes a lemma of the search."""
         rnd, step = self.rnd, self.step
         base = z3.SolverFor("QF_FD")
         base.set("timeout", max(1, int(timeout * 1000)))
@@ -253,6 +258,7 @@ class Prover:
         A situation that is a property of the state is assumed absent before the turn, and
         checked absent after the deal: together, a proof by induction.
         """
+        deadline = time.perf_counter() + timeout
         happenings = [h for h in condition.happenings(self.step) if not h.when.eq(FALSE)]
         if not happenings:
             return Verdict(UNREACHABLE, condition.name, method=NO_RULE)
@@ -260,10 +266,11 @@ class Prover:
         if before is not None:
             dealt = condition.in_state(self.rnd, self.rnd.states[0])
             base = z3.SolverFor("QF_FD")
+            base.set("timeout", max(1, int(timeout * 1000)))
             base.add(*self.rnd.deal_facts, dealt)
             if base.check() != z3.unsat:
                 return None
-        answer = self._check(self.step_solver, self.step, condition, happenings, timeout,
+        answer = self._check(self.step_solver, self.step, condition, happenings, left(deadline),
                              assume=[] if before is None else [z3.Not(before)])[0]
         if answer != z3.unsat:
             return None
@@ -276,18 +283,24 @@ class Prover:
             return Verdict(UNREACHABLE, condition.name, method=NO_RULE)
         solver = z3.SolverFor("QF_FD")
         solver.add(*self.rnd.facts, *self.lemmas)
-        answer, model = self._check(solver, self.rnd, condition, happenings, timeout)
+        answer, model = self._check(solver, self.rnd, condition, happenings, timeout, scoped=False)
         if answer == z3.sat:
             assert model is not None
             witness = extract(self.rnd, model, earliest(model, happenings), condition.uses_tokens)
             return Verdict(REACHABLE, condition.name, witness=witness)
         if answer == z3.unsat:
             return Verdict(UNREACHABLE, condition.name)
-        return Verdict(UNKNOWN, condition.name, reason=f"not decided in {timeout:.0f} s")
+        return Verdict(UNKNOWN, condition.name)
 
     def _check(self, solver: z3.Solver, rnd: RoundEncoding, condition: Condition, happenings: list[Happening],
-               timeout: float, assume: list[z3.BoolRef] | None = None) -> tuple[z3.CheckSatResult, Model]:
-        solver.push()
+               timeout: float, assume: list[z3.BoolRef] | None = None,
+               scoped: bool = True) -> tuple[z3.CheckSatResult, Model]:
+        """Is the condition reachable under the solver's facts? `scoped`: the solver is kept for
+        other questions, so this one's assertions are pushed and popped. (A fresh solver is not
+        scoped: a push makes z3 take in every fact at once, which no timeout bounds and which
+        takes longer than the search itself with 32 cards.)"""
+        if scoped:
+            solver.push()
         try:
             solver.add(*(assume or []))
             if not condition.uses_tokens:
@@ -297,7 +310,13 @@ class Prover:
             answer = solver.check()
             return answer, solver.model() if answer == z3.sat else None
         finally:
-            solver.pop()
+            if scoped:
+                solver.pop()
+
+
+def left(deadline: float) -> float:
+    """Seconds from now until `deadline` (none: 0)."""
+    return max(deadline - time.perf_counter(), 0.0)
 
 
 def earliest(model: z3.ModelRef, happenings: list[Happening]) -> Happening:

@@ -78,10 +78,11 @@ def _walk(game: Game, track: _Track, visit: Visitor) -> int:
     for action in candidates(game):
         child = game.clone()
         before = child.state()
+        logged = len(child.log)
         try:
             events = child.apply(action)
         except RuleGapError as gap:
-            visit(track.stopped(gap, action.to_json()))
+            visit(track.stopped(gap, action.to_json(), child.log[logged:]))
             calls += 1
             continue
         except IllegalActionError:
@@ -114,10 +115,11 @@ def random_rounds(edition: Edition, players: int, rounds: int, seed: int, visit:
         while game.phase in DECIDING:
             action = rng.choice(candidates(game))
             before = game.state()
+            logged = len(game.log)
             try:
                 events = game.apply(action)
             except RuleGapError as gap:
-                visit(track.stopped(gap, action.to_json()))
+                visit(track.stopped(gap, action.to_json(), game.log[logged:]))
                 calls += 1
                 break
             except IllegalActionError:
@@ -149,11 +151,14 @@ class _Track:
         moments = self.moments + (Moment(action, before, after, events),)
         return _Track(self.edition, self.players, self.deck, self.tokens, moments, actions)
 
-    def stopped(self, gap: RuleGapError, action: dict | None = None) -> Playback:
+    def stopped(self, gap: RuleGapError, action: dict | None = None,
+                events: list[dict] | None = None) -> Playback:
+        """The playback of a call that stopped on a rule gap (`events`: those logged before it)."""
         playback = self.playback
         if action is not None:
             playback.record["rounds"][0]["actions"].append(action)
         playback.gap = gap
+        playback.stopped = events or []
         playback.calls = len(self.moments) + 1
         return playback
 

@@ -393,19 +393,16 @@ class RoundEncoding:
     def _check_plays(self, board: Board, ok: Bool, played: Slot, choice: Play) -> dict[int, Play]:
         """For each card type in the deck, the play of it and its legality (the engine's check)."""
         layout = self.layout
-        actor = choice.actor
+        present = [c for c in range(layout.kinds) if layout.counts[c]]
+        targeted = [c for c in present if any(isinstance(e, Choose) for e in self.programs[c])]
+        self._note_forced_targeting(board, ok, choice.actor, targeted)
         plays: dict[int, Play] = {}
-        targeted = []
-        for c in range(layout.kinds):
-            if not layout.counts[c]:
-                continue
+        for c in present:
             play = dataclasses.replace(choice, when=both(ok, played.card == num(c, layout.card_bits)), card=c)
             program = self.programs[c]
             chooser = next((e for e in program if isinstance(e, Choose)), None)
             if chooser is None:
                 board.facts.append(z3.Implies(play.when, z3.Not(play.has_target)))
-            else:
-                targeted.append(c)
             if chooser is None or chooser.count == 1:
                 board.facts.append(z3.Implies(play.when, z3.Not(play.has_target2)))
             if not any(e.kind == "look" and e.clause.rule == "one_of_targets" for e in program
@@ -414,11 +411,11 @@ class RoundEncoding:
             for encoder in program:
                 encoder.check(board, play)
             plays[c] = play
-        self._note_forced_targeting(board, ok, actor, targeted)
         return plays
 
     def _note_forced_targeting(self, board: Board, ok: Bool, actor: BV, targeted: list[int]) -> None:
-        """Observe a player who must play a card that chooses while nobody else may be chosen."""
+        """Observe a player who must play a card that chooses while nobody else may be chosen
+        (before the plays' checks: a silent no-valid-target rule stops the play there)."""
         hand = board.hand_of(actor)
         bits = self.layout.card_bits
         every_card = both(*(z3.Implies(s.present, either(*(s.card == num(c, bits) for c in targeted)))

@@ -108,11 +108,14 @@ def story(edition: Edition, record: Replay) -> str:
 
 
 def _attempt(run: Playback) -> str:
-    """The action during which the engine stopped on a rule gap, told as it was tried."""
+    """The action during which the engine stopped on a rule gap, told as it was tried (with what
+    it caused before the gap)."""
     actions = [a for r in run.record["rounds"] for a in [None, *r["actions"]]]
     if run.last is None or len(run.moments) >= len(actions) or actions[len(run.moments)] is None:
         return ""
     action = actions[len(run.moments)]
+    if run.stopped:
+        return _telling(action, run.stopped) + ": "
     seat = run.last.after["turn"]
     if action["type"] == "keep":
         return f"seat {seat} keeps the {action['card']}: "

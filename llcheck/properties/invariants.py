@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import ClassVar, NoReturn
 
+from ..harness.compare import comparable
 from ..harness.results import compact
 from .awards import Mark, chosen, countered, gains_at_end, gains_during, prediction, showdown_winners
 from .context import Context
@@ -422,7 +423,7 @@ class Legality(Invariant):
                 self._responder(a)
         if t.kind == DEAL and not t.accepted and (b is None or b["phase"] != "game_over"):
             self.fail(f"the engine refused to deal a valid deck: {t.reason}")
-        if t.kind != DEAL and not t.accepted and a != b:
+        if t.kind != DEAL and not t.accepted and comparable("state", a) != comparable("state", b):
             self.fail(f"refusing {describe_action(t.action)} changed the state")
         if t.listed is not None:
             self._listed(t)

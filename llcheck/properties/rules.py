@@ -94,9 +94,11 @@ class Rules:
         """True when every way of gaining tokens is modelled, so gains can be checked exactly."""
         return not self.unmodelled
 
-    def clause_ids(self, kinds: tuple[str, ...]) -> list[str]:
-        """Full ids of this spec's clauses of the given rule kinds, in spec order."""
-        return [c.id for c in self.edition.clauses.values() if c.kind in kinds]
+    def rests_on(self, kinds: tuple[str, ...]) -> list[str]:
+        """The clauses a property of the given rule kinds rests on: full ids of this spec's clauses
+        of those kinds, in spec order, or the turn rule's alone when it has none."""
+        found = [c.id for c in self.edition.clauses.values() if c.kind in kinds]
+        return found or [self.edition.general["turn_play"].id]
 
 
 @lru_cache(maxsize=64)

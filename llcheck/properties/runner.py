@@ -76,6 +76,9 @@ class PropertyResult:
     saved: Path | None = None
     description: str = ""
     """What the property protects, in one sentence."""
+    clauses: tuple[str, ...] = ()
+    """The clauses the property rests on: those its case names, so a report judges them as it
+    judges a case's."""
 
     @property
     def id(self) -> str:
@@ -243,7 +246,7 @@ class _Run:
             return None
         try:
             return case_from_replay(self.rules, replay, prop=name, message=message,
-                                    clauses=self.rules.clause_ids(kinds), attempt=attempt, observer=observer)
+                                    clauses=self.rules.rests_on(kinds), attempt=attempt, observer=observer)
         except EngineError:
             return None
 
@@ -260,9 +263,10 @@ class _Run:
 
     def _result(self, name: str, status: str, message: str, replay: dict[str, Any] | None = None,
                 saved: Path | None = None) -> PropertyResult:
+        prop = _BY_NAME[name]
         return PropertyResult(name, status, f"{message} (seed {self.seed})", replay,
                               self.rules.edition.id, self.rules.players, self.seed, saved,
-                              _BY_NAME[name].protects)
+                              prop.protects, tuple(self.rules.rests_on(prop.kinds)))
 
 
 def _with_replay(message: str, replay: Json | None) -> str:

@@ -45,6 +45,11 @@ class Game(Effects):
             raise DeckError(f"tokens must list {players} non-negative counts")
         self.edition = edition
         self.tables: Tables = tables_for(edition, players)
+        target = self.tables.numbers["tokens_to_win"]
+        if tokens is not None and target is not None and max(tokens) >= target:
+            seat = tokens.index(max(tokens))
+            raise DeckError(f"player {seat} starts with {tokens[seat]} tokens and the target is {target}: "
+                            f"a game cannot start won [{edition.general['tokens_to_win'].id}]")
         self.players = players
         self.seed = seed
         self._rng: random.Random | None = None
@@ -497,9 +502,10 @@ class Game(Effects):
                 raise IllegalActionError(choose.clause.id, f"{action.card} needs 'targets'")
         elif len(set(group)) != len(group) or list(group) != sorted(group) \
                 or not decision.at_least <= len(group) <= decision.count:
+            many = decision.count if decision.at_least == decision.count else \
+                f"{decision.at_least}-{decision.count}"
             raise IllegalActionError(choose.clause.id,
-                                     f"{action.card} chooses {decision.at_least}-{decision.count} "
-                                     "different players, listed in seat order")
+                                     f"{action.card} chooses {many} different players, listed in seat order")
         for seat in group:
             self._check_target(action._replace(target=seat, targets=()), choose)
         if decision.look_choice and group and action.look not in group:
