@@ -116,7 +116,6 @@ def _surprise(row: dict[str, Any]) -> str | None:
 def _editions(args: argparse.Namespace) -> list[Edition]:
     """The specs to probe, each once, in the order given."""
     names = args.edition or [name for name, path in known_specs().items() if path.parent.name == "editions"]
-    names = list(dict.fromkeys(names))
     chosen = version_choices(names, parse_choices(args.version_of))
     editions: dict[str, Edition] = {}
     for name, mine in zip(names, chosen, strict=True):
