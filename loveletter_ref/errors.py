@@ -42,7 +42,14 @@ class EngineError(Exception):
 
 
 class DeckError(EngineError, ValueError):
-    """An explicit deck is not a valid deal for this edition and player count."""
+    """An explicit deck is not a valid deal for this edition and player count.
+
+    `clause`, when a rule forbids the deal, is its full id (e.g. ``classic.setup.deck``).
+    """
+
+    def __init__(self, message: str, clause: str | None = None):
+        super().__init__(message if clause is None else f"{message} [{clause}]")
+        self.clause = clause
 
 
 class IllegalActionError(EngineError):

@@ -34,6 +34,15 @@ def _import_every_module() -> None:
 _import_every_module()
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _cache_home(tmp_path_factory: pytest.TempPathFactory):
+    """Fuzzing and property campaigns keep hypothesis's files in llcheck's cache folder: during
+    the tests, a temporary one rather than the user's ~/.cache."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+        yield
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "clause(*ids): the rule clauses (full ids) a test checks")
 

@@ -163,3 +163,50 @@ def test_a_disputed_case_may_name_clauses_of_its_reading_and_uses_its_deck(tmp_p
     case["assumes"] = "tr-2019"
     found = [str(p) for p in corpus_problems(load_file(write(tmp_path, [case], name), "disputed"))]
     assert any("reading 'tr-2019' describes z-man-2019, not classic" in p for p in found)
+
+
+def test_a_guess_must_name_a_card_of_the_edition_in_actions_and_in_expected_events(tmp_path):
+    guard = {"type": "play", "card": "Guard", "target": 1, "guess": "Gaurd"}
+    event = {"type": "guess", "player": 0, "target": 1, "guess": "Chancellor", "correct": False}
+    refused = {"type": "play", "card": "Guard", "target": 1, "guess": "Nobody"}
+    steps = [{"action": refused, "refused": True},
+             {"action": guard, "expect": {"state": {}, "events": [event]}}]
+    case = a_case(id="classic.test/guess", rounds=[{"deck": CLASSIC_DECK, "steps": steps}])
+    found = [str(p) for p in corpus_problems(load_file(write(tmp_path, [case])))]
+    assert [p.split("case classic.test/guess: ")[1] for p in found] == [
+        "rounds[0].steps[1].action: guess 'Gaurd' is not a classic card",
+        "rounds[0].steps[1].expect.events: guess 'Chancellor' is not a classic card"]
+
+
+def test_a_case_the_schema_refuses_does_not_hide_the_problems_of_the_other_cases_in_its_file(tmp_path):
+    cases = [a_case(id="classic.test/bad", players="three"), a_case(), a_case(),
+             a_case(id="classic.test/clause", clauses=["classic.guard.nonsense"])]
+    write(tmp_path, cases)
+    with pytest.raises(CaseError) as info:
+        load_corpus(tmp_path, checked=True)
+    found = [str(p).split(": ", 1)[1] for p in info.value.problems]
+    assert found == ["case classic.test/bad: players: 'three' is not of type 'integer'",
+                     "case classic.test/one: duplicate id (also at " + found[1].split("(also at ")[1],
+                     "case classic.test/clause: clause 'classic.guard.nonsense' is not a clause of classic"]
+
+
+@pytest.mark.parametrize(("text", "kind"), [("[" + "1, " * 5000 + "1]", "an array"), ("null", "null"),
+                                            ('"cases"', "a string"), ("7", "a number")])
+def test_a_case_file_that_is_not_an_object_is_one_short_line(tmp_path, text, kind):
+    path = write(tmp_path, text)
+    assert problems(tmp_path) == [
+        f"{path}:1:1: a case file must be a JSON object with 'description' and 'cases', not {kind}"]
+
+
+def test_a_long_value_the_schema_refuses_is_named_by_its_kind_not_quoted_whole(tmp_path):
+    path = write(tmp_path, json.dumps({"description": "tests", "cases": {"id": "x" * 500}}))
+    assert problems(tmp_path) == [f"{path}:1:1: cases: an object of 1 fields is not of type 'array'"]
+
+
+def test_a_case_that_starts_with_a_player_at_the_token_target_is_bad_input(tmp_path):
+    case = a_case(tokens=[0, 5, 0])  # classic, three players: five tokens win
+    found = [str(p) for p in corpus_problems(load_file(write(tmp_path, [case])))]
+    assert [p.split("case classic.test/one: ")[1] for p in found] == [
+        "tokens: player 1 starts with 5 tokens, and 5 win a classic game of 3 players: "
+        "a game cannot start won"]
+    assert corpus_problems(load_file(write(tmp_path, [a_case(tokens=[0, 4, 0])]))) == []

@@ -51,6 +51,11 @@ def test_validate_fails_when_a_case_fails_against_the_reference(capsys, tmp_path
     code, _, err = run(capsys, "--validate", "--root", str(root))
     assert code == 1
     assert "case classic.baron.tie/nobody-is-out: failed against the reference engine: round 1, step 1" in err
+    replay = err.split("; replay: ")[1].splitlines()[0]
+    assert replay == (f"llcheck check --impl reference --corpus {root} --status required "
+                      "--run classic.baron.tie/nobody-is-out")
+    assert main(replay.split()[1:]) == 1  # the replay fails the same way
+    assert "1 failed" in capsys.readouterr().out
 
 
 def test_coverage_lists_uncovered_clauses_with_exit_1(capsys, tmp_path):
@@ -95,3 +100,23 @@ def test_show_an_unknown_case_is_one_line_and_exit_2(capsys):
     assert code == 2
     assert err.strip() == ("llcheck cases: no case 'z19.baron.tie/nobody' "
                            "(did you mean z19.baron.tie/nobody-is-out?)")
+
+
+def test_an_option_the_action_would_ignore_is_a_usage_error(capsys):
+    code, out, err = run(capsys, "--validate", "--edition", "classic")
+    assert (code, out) == (2, "")
+    assert err == ("llcheck cases: --validate does not take --edition (it takes --root); "
+                   "--list filters the cases\n")
+    code, _, err = run(capsys, "--coverage", "--status", "required")
+    assert code == 2 and "--coverage does not take --status (it takes --root, --edition, --json)" in err
+
+
+def test_a_root_without_case_files_is_a_usage_error_as_check_corpus_says(capsys, tmp_path):
+    for action in ([], ["--validate"], ["--coverage"]):
+        code, out, err = run(capsys, *action, "--root", str(tmp_path))
+        assert (code, out) == (2, "")
+        assert err == (f"llcheck cases: --root {tmp_path} holds no case files (STATUS/EDITION/NAME.json, "
+                       "docs/cases.md)\n")
+    (tmp_path / "file.json").write_text("{}")
+    code, _, err = run(capsys, "--root", str(tmp_path / "file.json"))
+    assert (code, err) == (2, f"{tmp_path / 'file.json'}:1:1: not a folder\n")

@@ -218,6 +218,20 @@ def test_a_vacuous_verdict_the_proving_side_may_owe_to_its_own_gaps_is_settled_o
     assert problems(alone) == []
 
 
+def test_a_guess_by_value_where_each_dealt_value_is_one_card_is_a_guess_by_card():
+    """guard.guess: Premium names values, classic cards. Premium's value 6 is the King or the
+    Constable, but no deck for 2-4 players holds the Constable: with the player counts both
+    allow, the two rules make the same decisions (a value-6 guess was once told as "naming the
+    Constable or King", which classic refuses)."""
+    from llcheck.disputes.differences import line_up
+    from llcheck.disputes.duel import denotes
+    premium, classic = open_side("premium").edition, open_side("classic").edition
+    diffs, alike = line_up(premium, classic)
+    assert [d.key for d in alike] == ["guard.guess"]
+    assert "guard.guess" not in [d.key for d in diffs]
+    assert denotes(premium, 4, 6) == ("King",) and denotes(premium, 5, 6) == ("Constable", "King")
+
+
 def test_cards_neither_side_deals_do_not_mask_the_rest():
     """setup.deck: Premium with 2-4 players deals the classic 16 cards, its own cards counted 0
     times; so those cards are vacuous, and games of 2-4 players can show round.tie."""

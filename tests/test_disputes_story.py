@@ -52,7 +52,7 @@ def bishop_story(tmp_path: Path, last: Action) -> str:
     a = load_spec(str(premium_reading(tmp_path, "Bishop", "offer_redraw", {"when": "always"})))
     b = load_spec("premium")
     rest = Counter(b.names[c] for c in b.deck(5)) - Counter(TOP)
-    steps = [("deal", TOP + sorted(rest.elements()))] + [("move", neutral(b, m)) for m in [*MOVES, last]]
+    steps = [("deal", TOP + sorted(rest.elements()))] + [("move", neutral(b, 5, m)) for m in [*MOVES, last]]
     looks = list(zip(*(replay_looks(e, 5, 0, None, steps) for e in (a, b)), strict=True))
     diverged = next(i for i, (la, lb) in enumerate(looks) if differ(la, lb))
     return story(Witness(5, 0, None, steps, diverged, looks), "judge-premium", "premium")
@@ -103,7 +103,7 @@ def test_a_refused_play_of_two_players_names_them(tmp_path):
     top = ["Guard", "Baroness", "Guard", "Guard", "Guard", "Guard", "Priest"]
     rest = Counter(b.names[c] for c in b.deck(5)) - Counter(top)
     steps = [("deal", top + sorted(rest.elements())),
-             ("move", neutral(b, Action("play", "Baroness", targets=(2,))))]
+             ("move", neutral(b, 5, Action("play", "Baroness", targets=(2,))))]
     looks = list(zip(*(replay_looks(e, 5, 0, None, steps) for e in (a, b)), strict=True))
     text = story(Witness(5, 0, None, steps, 1, looks), "judge-premium", "premium")
     assert "Under judge-premium: playing the Baroness on Cleo is refused: " in text

@@ -29,4 +29,4 @@ def test_serve_refuses_such_a_start():
     request = {"id": 2, "op": "start", "edition": "premium", "players": 3, "first_player": 0,
                "deck": [spec.names[c] for c in spec.deck(3)], "tokens": [5, 0, 0]}
     assert server.respond(json.dumps(request).encode()) == {"id": 2, "ok": True, "accepted": False,
-                                                            "reason": WON}
+                                                            "reason": WON, "clause": "premium.tokens.target"}

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_vocabulary_unbundled import REDRAW_GUARD
 
 from llcheck.probes.api import CATALOGUE, Prover, clause_applies, query
 from llcheck.probes.catalogue import IMPOSSIBLE
@@ -208,3 +209,22 @@ def test_a_silent_hand_total_limit_is_reached_exactly_when_a_game_needs_it(tmp_p
     spec = silenced(tiny_minister(tmp_path), "minister.limit")
     conditions = [query("silent-clause"), clause_applies("minister.limit")]
     assert probed(spec, conditions) == exhaustive(spec, conditions)
+
+
+
+@pytest.mark.parametrize("change, key", [
+    (("empty_deck: set_aside", "empty_deck: no_effect"), "prince.empty-deck"),
+    ((REDRAW_GUARD[0], REDRAW_GUARD[1].replace("RULE", "no_effect")), "guard.empty-deck"),
+])
+def test_a_card_with_no_effect_on_an_empty_deck_is_probed_as_the_engine_plays_it(tmp_path, change, key):
+    """`empty_deck: no_effect` stops a discard-and-draw (nothing is discarded) and an offer to
+    redraw (none is made) when the deck is empty; the probes and the engine agree on every query."""
+    path = tmp_path / "no-effect.yaml"
+    text = (DATA / "tiny-classic.yaml").read_text()
+    assert change[0] in text
+    path.write_text(text.replace(*change))
+    spec = load_spec(path)
+    conditions = [*CATALOGUE, clause_applies(key)]
+    found = probed(spec, conditions)
+    assert found == exhaustive(spec, conditions)
+    assert f"clause-applies:{key}" in found

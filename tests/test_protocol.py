@@ -313,3 +313,63 @@ def test_check_drives_serve_through_premium_cases_with_every_answer_validated(ca
 def test_a_field_a_refused_reply_may_not_carry_is_named(field, value):
     reply = {"id": 2, "ok": True, "accepted": False, "reason": "no", field: value}
     assert schema_problem(reply, "response_apply") == f"{field}: field not allowed here"
+
+
+def test_a_point_the_rules_do_not_decide_is_an_error_answer_without_a_traceback(capsys):
+    """sl-en-2019 does not say who plays after the first player with three players."""
+    spec = load_spec("sl-en-2019")
+    game = deal(spec, 3, ["Guard", "Priest", "Baron"], ["Handmaid"])
+    server = Server(ReferenceEngine({"sl-en-2019": spec}))
+    server.respond(HELLO)
+    start = {"id": 2, "op": "start", "edition": "sl-en-2019", "players": 3,
+             "deck": game.record[0]["deck"], "first_player": 0, "tokens": [0, 0, 0]}
+    assert server.respond(json.dumps(start).encode())["accepted"] is True
+    guard = {"id": 3, "op": "apply", "action": play("Guard", 1, "Baron").to_json()}
+    answer = server.respond(json.dumps(guard).encode())
+    assert (answer["id"], answer["ok"]) == (3, False)
+    assert answer["error"].startswith("the rules are silent here: ")
+    assert answer["error"].endswith("[sl-en-2019.turn.order]")
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("edition", ["/etc/passwd", "", "spec/editions/classic.yaml", "nonesuch"])
+def test_an_edition_hello_does_not_list_is_refused_without_reading_any_file(capsys, edition):
+    server = Server(ReferenceEngine())
+    server.respond(HELLO)
+    start = {"id": 2, "op": "start", "edition": edition, "players": 2, "deck": [], "first_player": 0,
+             "tokens": [0, 0]}
+    answer = server.respond(json.dumps(start).encode())
+    assert (answer["ok"], answer["error"].split(" (it plays")[0]) == \
+        (False, f"loveletter-reference does not play {edition!r}")
+    assert "classic" in answer["error"] and "root:" not in answer["error"]
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("kind", [["play"], {"play": 1}, 7, None])
+def test_an_action_type_that_is_not_a_string_is_a_malformed_action(capsys, kind):
+    engine = ReferenceEngine()
+    deck = [c.name for c in load_spec("classic").cards for _ in range(c.count_for(2))]
+    assert engine.start("classic", 2, deck, 0, [0, 0]).accepted
+    reply = engine.apply({"type": kind, "card": "Guard"})
+    assert not reply.accepted
+    assert reply.reason == f"malformed action: action type must be one of play, keep, respond, not {kind!r}"
+    assert capsys.readouterr().err == ""
+
+
+def test_stop_ends_a_session_even_before_hello():
+    server = Server(ReferenceEngine())
+    assert server.respond(b'{"id": 1, "op": "stop"}') == {"id": 1, "ok": True}
+    assert server.stopped
+
+
+def test_a_refused_deck_names_the_rule_in_the_clause_field():
+    server = Server(ReferenceEngine())
+    server.respond(HELLO)
+    start = {"id": 2, "op": "start", "edition": "classic", "players": 2, "deck": ["Guard"] * 16,
+             "first_player": 0, "tokens": [0, 0]}
+    refused = server.respond(json.dumps(start).encode())
+    assert (refused["accepted"], refused["clause"]) == (False, "classic.setup.deck")
+    assert schema_problem(refused, "response_start") is None
+    won = {**start, "deck": [c.name for c in load_spec("classic").cards for _ in range(c.count_for(2))],
+           "tokens": [7, 0]}
+    assert server.respond(json.dumps(won).encode())["clause"] == "classic.tokens.target"

@@ -405,6 +405,8 @@ def test_an_engine_that_cannot_start_is_reported_in_every_report(capsys, tmp_pat
     message = err.removeprefix("llcheck check: ").rstrip("\n")
     cases = ET.parse(junit).getroot().findall(".//testcase")
     assert [(c.get("name"), c.find("error").get("message")) for c in cases] == [("engine/start", message)]
+    properties = {p.get("name"): p.get("value") for p in ET.parse(junit).getroot().iter("property")}
+    assert properties == {"impl": impl}  # no engine name, version or capabilities: it never said hello
     data = json.loads(report.read_text())
     schema_validator().validate(data)
     assert (data["exit_code"], data["summary"]["errored"], data["results"][0]["message"]) == (3, 1, message)

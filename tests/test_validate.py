@@ -33,7 +33,7 @@ def line_of(text: str, needle: str, occurrence: int = 1) -> int:
 def test_bundled_editions_validate(capsys):
     code, out, err = validate(capsys, "classic", "z-man-2019")
     assert code == 0 and err == []
-    assert "classic.yaml: ok: edition classic, 8 cards (16), 41 clauses, 2-4 players; 36 quotes" in out[0]
+    assert "classic.yaml: ok: edition classic, 8 cards (16), 41 clauses, 2-4 players; 38 quotes" in out[0]
     assert "edition z-man-2019, 10 cards (21)" in out[1]
 
 

@@ -60,7 +60,7 @@ def test_the_summary_counts_the_quotes_checked_and_the_paraphrases(tmp_path, cap
     if rulebooks_dir() is None:
         pytest.skip("the shared rulebooks are not available here")
     code, out, _ = run(capsys, "validate", "classic")
-    assert code == 0 and out[0].endswith("2-4 players; 36 quotes checked, 6 paraphrases")
+    assert code == 0 and out[0].endswith("2-4 players; 38 quotes checked, 6 paraphrases")
 
 
 # -- card names --------------------------------------------------------------------------------

@@ -6,8 +6,9 @@
   subprocess); reported as rounds, actions and games per second, per edition and player count;
 - the lockstep alone: the same games decoded from random tapes without hypothesis, to show what
   hypothesis costs;
-- a campaign: every player count of classic and z-man-2019 (what `llcheck check --impl reference
-  --fuzz N` runs), in one process and with its player counts shared among --jobs processes;
+- a campaign: every player count of every edition of the bundled corpus (what `llcheck check
+  --impl reference --fuzz N` runs), in one process and with its player counts shared among --jobs
+  processes;
 - perft: nodes per second of the reference tree (Game.clone) and of an engine tree branched by
   replaying paths (the in-process reference adapter), on one seeded deal; and of the reference
   tree counting every deal of each published table (conformance/perft/).
@@ -50,14 +51,16 @@ from llcheck.fuzz.lockstep import Lockstep  # noqa: E402
 from llcheck.fuzz.play import Tally, Tape, play_game  # noqa: E402
 from llcheck.fuzz.search import TAPE_BYTES  # noqa: E402
 from llcheck.harness import campaigns  # noqa: E402
+from llcheck.harness.cases import load_corpus  # noqa: E402
 from llcheck.harness.results import Result  # noqa: E402
 from llcheck.perft import EngineTree, ReferenceTree, load_table, perft, seeded_deal, table_path  # noqa: E402
 from loveletter_ref import load_spec  # noqa: E402
 
 PLACES = (("classic", 2), ("classic", 4), ("z-man-2019", 2), ("z-man-2019", 4), ("z-man-2019", 6))
 
-CAMPAIGN = ("classic", "z-man-2019")
-"""The editions of the campaign measurement (every player count of each)."""
+CAMPAIGN = tuple(dict.fromkeys(case.edition for case in load_corpus()))
+"""The editions of the campaign measurement, every player count of each: those of the bundled
+corpus, which `llcheck check --impl reference --fuzz N` fuzzes when no --edition is given."""
 
 ROUNDS = re.compile(r"\((\d+) rounds")
 """The rounds a passing fuzz result's message reports."""
@@ -84,11 +87,11 @@ def fuzz_rate(edition: str, players: int, games: int, protocol: bool) -> dict[st
     return _rates(result.tally, seconds)
 
 
-def campaign_rate(games: int, jobs: int) -> dict[str, float]:
-    """A fuzzing campaign of every player count of CAMPAIGN against the in-process reference, as
+def campaign_rate(games: int, jobs: int, editions: tuple[str, ...] = CAMPAIGN) -> dict[str, float]:
+    """A fuzzing campaign of every player count of `editions` against the in-process reference, as
     `llcheck check --impl reference --fuzz games --jobs jobs` runs it (seed 1)."""
     results: list[Result] = []
-    specs = [load_spec(e) for e in CAMPAIGN]
+    specs = [load_spec(e) for e in editions]
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
         campaigns.run_fuzz(engine_factory(REFERENCE), specs, games, 1, Path(out), results.append, jobs)

@@ -19,7 +19,7 @@ from loveletter_ref.spec import load_spec
 from .. import exitcodes
 from ..engines.pipes import printable
 from ..errors import UsageError
-from ..harness.cases import STATUSES, Case, CaseError, corpus_dir, coverage, load_corpus
+from ..harness.cases import STATUSES, Case, CaseError, corpus_dir, corpus_files, coverage, load_corpus
 from ..harness.clauses import clause_quote
 from ..harness.jsonfmt import dumps
 from ..harness.selfcheck import validate
@@ -43,7 +43,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="--coverage, --list: print JSON; --show: the case's JSON alone")
 
 
+ALLOWED = {"validate": (), "coverage": ("edition", "json"), "show": ("json",)}
+"""The options each action takes besides --root (--list takes every one)."""
+
+
 def run(args: argparse.Namespace) -> int:
+    _check_options(args)
+    if args.root is not None and not corpus_files(args.root):
+        raise UsageError(f"--root {printable(str(args.root))} holds no case files (STATUS/EDITION/NAME.json, "
+                         "docs/cases.md)")
     if args.validate:
         return _validate(args.root)
     cases = load_corpus(args.root)
@@ -53,6 +61,18 @@ def run(args: argparse.Namespace) -> int:
         return _coverage(cases, args.edition, args.json)
     _check_filters(cases, args)
     return _list(_chosen(cases, args), args.json)
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """UsageError for an option the chosen action would silently ignore."""
+    action = next((name for name in ALLOWED if getattr(args, name) not in (None, False)), None)
+    if action is None:
+        return
+    for option in ("tag", "clause", "edition", "status", "json"):
+        if getattr(args, option) and option not in ALLOWED[action]:
+            takes = ", ".join(f"--{name}" for name in ("root", *ALLOWED[action]))
+            raise UsageError(f"--{action} does not take --{option} (it takes {takes}); "
+                             "--list filters the cases")
 
 
 def _check_filters(cases: list[Case], args: argparse.Namespace) -> None:
@@ -148,7 +168,7 @@ def _validate(root: Path | None) -> int:
         print(f"{clause}: no required case names this clause", file=sys.stderr)
     for result in verdict.failures:
         print(f"{result.file}: case {result.id}: {result.status} against the reference engine: "
-              f"{result.message}", file=sys.stderr)
+              f"{result.message}; replay: {result.replay}", file=sys.stderr)
     counts = Counter(case.status for case in verdict.cases)
     files = len({case.path for case in verdict.cases})
     folders = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])

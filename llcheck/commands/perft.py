@@ -20,7 +20,7 @@ from .. import exitcodes
 from ..arguments import seconds
 from ..engines.base import Engine, EngineFailure
 from ..engines.guard import described
-from ..engines.loader import REFERENCE, open_engine
+from ..engines.loader import REFERENCE, open_engine, start_failure
 from ..errors import UsageError
 from ..harness.interrupts import StopSignals
 from ..perft import (
@@ -122,8 +122,11 @@ def _cards(text: str) -> tuple[str, ...]:
 
 def _open(args: argparse.Namespace) -> Engine:
     """The engine of --impl; `reference` plays the --edition given (a file, too)."""
-    engine = open_engine(args.impl, timeout=args.timeout, specs=(args.edition,) if args.edition else (),
-                         guard=True)
+    try:
+        engine = open_engine(args.impl, timeout=args.timeout, specs=(args.edition,) if args.edition else (),
+                             guard=True)
+    except EngineFailure as exc:
+        raise _CannotStart(start_failure(args.impl, exc)) from None
     if not engine.hello.can("legal_actions"):
         engine.close()
         raise UsageError(f"{engine.hello.name} does not list legal actions (capability "
@@ -136,8 +139,13 @@ def _engine_broke(exc: PerftError) -> int:
     return exitcodes.FAILED
 
 
+class _CannotStart(EngineFailure):
+    """The engine did not start (its message says so, as `llcheck check` says it)."""
+
+
 def _engine_failed(exc: EngineFailure) -> int:
-    print(f"llcheck perft: engine failure: {exc}", file=sys.stderr)
+    what = str(exc) if isinstance(exc, _CannotStart) else f"engine failure: {exc}"
+    print(f"llcheck perft: {what}", file=sys.stderr)
     return exitcodes.ENGINE
 
 

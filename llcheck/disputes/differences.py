@@ -130,21 +130,23 @@ def line_up(a: Edition, b: Edition) -> tuple[list[Difference], list[Difference]]
         sa, sb = _fallback(a, sa, sb), _fallback(b, sb, sa)
         if _same(sa, sb, counts):
             continue
-        if _same(_by_card(a, sa), _by_card(b, sb), counts):
+        if _same(_by_card(a, sa, counts), _by_card(b, sb, counts), counts):
             alike.append(Difference(key, sa, sb))
         else:
             out.append(Difference(key, sa, sb))
     return out, alike
 
 
-def _by_card(edition: Edition, stance: Stance) -> Stance:
-    """A guess by value as the equivalent guess by card, when every value names one card."""
+def _by_card(edition: Edition, stance: Stance, counts: list[int]) -> Stance:
+    """A guess by value as the equivalent guess by card, when every value names one card of the
+    deck for each of these player counts (Premium's value 6 is the King alone with 2-4 players)."""
     rule = stance.rule
     if stance.kind != "guess" or not isinstance(rule, dict) or rule.get("by") != "value":
         return stance
-    values = [card.value for card in edition.cards]
-    if len(values) != len(set(values)):
-        return stance
+    for n in counts:
+        values = [card.value for card in edition.cards if card.count_for(n)]
+        if len(values) != len(set(values)):
+            return stance
     plain = {**rule, "by": "card", "exclude": sorted(rule.get("exclude", []))}
     return Stance(stance.key, stance.status, stance.kind, plain, stance.clause, stance.card)
 

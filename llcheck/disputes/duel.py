@@ -29,32 +29,34 @@ Move = tuple[Any, ...]
 """An action in spec-neutral form (see `neutral`)."""
 
 
-def denotes(edition: Edition, guess: str | int | None) -> tuple[str, ...] | None:
-    """The cards a guess hits: a name hits that card, a value every card with that value."""
+def denotes(edition: Edition, players: int, guess: str | int | None) -> tuple[str, ...] | None:
+    """The cards a guess hits: a name hits that card, a value every card with that value in the
+    deck for `players` (Premium's value 6 is the King alone with 2-4 players)."""
     if guess is None:
         return None
     if isinstance(guess, int):
-        return _named_by_value(edition, guess)
+        return _named_by_value(edition, players, guess)
     return (guess,)
 
 
 @lru_cache(maxsize=4096)
-def _named_by_value(edition: Edition, value: int) -> tuple[str, ...]:
-    return tuple(sorted(card.name for card in edition.cards if card.value == value))
+def _named_by_value(edition: Edition, players: int, value: int) -> tuple[str, ...]:
+    return tuple(sorted(card.name for card in edition.cards
+                        if card.value == value and card.count_for(players)))
 
 
-def neutral(edition: Edition, action: Action) -> Move:
+def neutral(edition: Edition, players: int, action: Action) -> Move:
     """The spec-neutral form of an action (its guess replaced by the cards it hits)."""
     if action.guess is None:
         return tuple(action)
-    return (action[0], action[1], action[2], denotes(edition, action.guess), *action[4:])
+    return (action[0], action[1], action[2], denotes(edition, players, action.guess), *action[4:])
 
 
-def _event_key(edition: Edition, event: dict[str, Any]) -> dict[str, Any]:
+def _event_key(edition: Edition, players: int, event: dict[str, Any]) -> dict[str, Any]:
     """An event in comparable form: without the engine's `clause` note, guesses neutral."""
     if "clause" not in event and "guess" not in event:
         return event
-    return {k: denotes(edition, v) if k == "guess" else v for k, v in event.items() if k != "clause"}
+    return {k: denotes(edition, players, v) if k == "guess" else v for k, v in event.items() if k != "clause"}
 
 
 def event_id(event: dict[str, Any]) -> tuple[Any, ...]:
@@ -113,9 +115,10 @@ class Table:
             self.dead = True
             return Look("gap", self._key(exc.clause), exc.reason, raw_events=tuple(events),
                         trigger=self._trigger(exc.clause))
-        self.moves = {neutral(self.edition, a): a for a in legal}
+        self.moves = {neutral(self.edition, game.players, a): a for a in legal}
         return Look(
-            "ok", events=tuple(_event_key(self.edition, e) for e in events), raw_events=tuple(events),
+            "ok", events=tuple(_event_key(self.edition, game.players, e) for e in events),
+            raw_events=tuple(events),
             alive=tuple(game.alive), tokens=tuple(game.tokens),
             round_winners=None if game.round_winners is None else tuple(game.round_winners),
             game_winners=None if game.game_winners is None else tuple(game.game_winners),
@@ -163,7 +166,7 @@ class Table:
                 game.check(action)
             except RuleGapError as exc:
                 if exc.clause == clause_id:
-                    return neutral(self.edition, action)
+                    return neutral(self.edition, game.players, action)
             except IllegalActionError:
                 continue
         return None

@@ -168,6 +168,7 @@ def _steps(replay: dict[str, Any], edition: Edition) -> tuple[int, list[Step], t
     steps: list[Step] = []
     for round_ in replay["rounds"]:
         steps.append(("deal", list(round_["deck"])))
-        steps += [("move", neutral(edition, Action.from_json(action))) for action in round_["actions"]]
+        steps += [("move", neutral(edition, replay["players"], Action.from_json(action)))
+                  for action in round_["actions"]]
     tokens = replay.get("tokens")
     return replay["players"], steps, None if tokens is None else tuple(tokens)

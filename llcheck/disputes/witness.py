@@ -77,7 +77,8 @@ class Witness:
         steps: list[Step] = []
         for round_ in data["rounds"]:
             steps.append(("deal", list(round_["deck"])))
-            steps += [("move", neutral(edition, Action.from_json(a))) for a in round_["actions"]]
+            steps += [("move", neutral(edition, data["players"], Action.from_json(a)))
+                      for a in round_["actions"]]
         tokens = data.get("tokens")
         return cls(data["players"], data.get("first_player", 0),
                    None if tokens is None else tuple(tokens), steps, data["diverges_at"])

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from loveletter_ref import Action, Game
 from loveletter_ref.engine import view
-from loveletter_ref.errors import DeckError, IllegalActionError
+from loveletter_ref.errors import DeckError, IllegalActionError, RuleGapError, SpecError
 from loveletter_ref.spec import Edition, known_specs, load_spec
 
 from .. import __version__
@@ -24,16 +24,23 @@ class ReferenceEngine(Engine):
                  name: str = "loveletter-reference"):
         self.specs = specs
         self.game_class = game_class
+        self._bundled: dict[str, Edition] = {}  # bundled specs loaded so far, by edition id
         editions = tuple(specs) if specs is not None else tuple(known_specs())
         self.hello = Hello(name, __version__, editions, frozenset(CAPABILITIES))
         self.game: Game | None = None
 
     def _spec(self, edition: str) -> Edition:
+        if edition not in self.hello.editions:  # only what hello lists: an edition is never a path
+            raise EngineFailure(f"{self.hello.name} does not play {edition!r} "
+                                f"(it plays {', '.join(self.hello.editions)})")
         if self.specs is not None:
-            if edition not in self.specs:
-                raise EngineFailure(f"{self.hello.name} does not play {edition!r}")
             return self.specs[edition]
-        return load_spec(edition)
+        if edition not in self._bundled:  # looked up once: finding a bundled spec reads its folder
+            try:
+                self._bundled[edition] = load_spec(edition)
+            except SpecError as exc:
+                raise EngineFailure(f"bundled spec {edition!r} does not load: {exc}") from None
+        return self._bundled[edition]
 
     def _game(self) -> Game:
         if self.game is None:
@@ -46,7 +53,9 @@ class ReferenceEngine(Engine):
             game = self.game_class(self._spec(edition), players, first_player=first_player, tokens=tokens)
             events = game.start_round(list(deck))
         except DeckError as exc:
-            return Reply(False, reason=str(exc))
+            return Reply(False, reason=str(exc), clause=exc.clause)
+        except RuleGapError as exc:
+            raise EngineFailure(str(exc)) from None  # the rules are silent here: the game cannot go on
         self.game = game
         return Reply(True, events, game.state())
 
@@ -56,6 +65,8 @@ class ReferenceEngine(Engine):
             events = game.start_round(list(deck))
         except (DeckError, IllegalActionError) as exc:
             return Reply(False, reason=str(exc), clause=getattr(exc, "clause", None))
+        except RuleGapError as exc:
+            raise EngineFailure(str(exc)) from None
         return Reply(True, events, game.state())
 
     def legal_actions(self) -> list[Json]:
@@ -70,6 +81,8 @@ class ReferenceEngine(Engine):
             return Reply(False, reason=f"malformed action: {exc}")
         except IllegalActionError as exc:
             return Reply(False, reason=exc.reason, clause=exc.clause)
+        except RuleGapError as exc:
+            raise EngineFailure(str(exc)) from None
         return Reply(True, events, game.state())
 
     def state(self) -> Json:

@@ -20,10 +20,11 @@ from typing import Any
 
 from jsonschema.exceptions import ValidationError
 
+from loveletter_ref.engine.tables import tables_for
 from loveletter_ref.errors import Problem, SpecError
 from loveletter_ref.paths import conformance_dir
 from loveletter_ref.spec import Edition, known_specs, load_spec
-from loveletter_ref.spec.schema import pointer_text, validator_for
+from loveletter_ref.spec.schema import pointer_text, short_message, validator_for
 from loveletter_ref.spec.yamlsafe import TooLarge, decode, read_bounded
 
 STATUSES = ("required", "optional", "disputed", "golden")
@@ -99,7 +100,8 @@ def corpus_files(root: Path | None = None) -> list[Path]:
     """Every case file under `root` (default: the bundled corpus), in a stable order."""
     base = root or corpus_dir()
     if not base.is_dir():
-        raise CaseError([Problem(str(base), 1, 1, "no such case folder")])
+        wrong = "not a folder" if base.exists() else "no such case folder"
+        raise CaseError([Problem(str(base), 1, 1, wrong)])
     return sorted(base.rglob("*.json"))
 
 
@@ -127,27 +129,40 @@ def _load(base: Path) -> tuple[list[Case], list[Problem]]:
             problems.append(layout)
             continue
         try:
-            cases += load_file(path, *layout)
+            found, wrong = _load_file(path, *layout)
         except CaseError as exc:
-            problems += exc.problems
+            found, wrong = [], exc.problems
+        cases += found
+        problems += wrong
     problems += _duplicates(cases)
     return cases, problems
 
 
 def load_file(path: Path, status: str = "required", edition: str | None = None) -> list[Case]:
     """The cases of one file, validated; `edition`, when given, is the folder's edition."""
-    data, text = _read(path)
-    at = _Locator(str(path), text, data)
-    problems = [at.problem(index, message) for index, message in _schema_errors(data)]
-    if problems:
-        raise CaseError(problems)
-    cases = [_case(raw, status, path, at.lines[i]) for i, raw in enumerate(data["cases"])]
-    for index, case in enumerate(cases):
-        problems += [at.problem(index, message) for message in _structure(case, edition)]
+    cases, problems = _load_file(path, status, edition)
     problems += _duplicates(cases)
     if problems:
         raise CaseError(problems)
     return cases
+
+
+def _load_file(path: Path, status: str, edition: str | None) -> tuple[list[Case], list[Problem]]:
+    """The schema-valid cases of one file, and every other problem found in it but duplicate ids
+    (CaseError when the file cannot be read as a JSON object)."""
+    data, text = _read(path)
+    if not isinstance(data, dict):
+        raise CaseError([Problem(str(path), 1, 1, "a case file must be a JSON object with 'description' "
+                                                  f"and 'cases', not {_json_kind(data)}")])
+    at = _Locator(str(path), text, data)
+    errors = _schema_errors(data)
+    problems = [at.problem(index, message) for index, message in errors]
+    broken = {index for index, _ in errors}  # None: the file itself, beyond any one case
+    built = {} if None in broken else \
+        {i: _case(raw, status, path, at.lines[i]) for i, raw in enumerate(data["cases"]) if i not in broken}
+    for index, case in built.items():
+        problems += [at.problem(index, message) for message in _structure(case, edition)]
+    return list(built.values()), problems
 
 
 # -- reading and locating ------------------------------------------------------------------------
@@ -173,6 +188,14 @@ def _read(path: Path) -> tuple[Any, str]:
         raise CaseError([Problem(name, line, col, f"duplicate key {exc.key!r}")]) from None
     except RecursionError:
         raise CaseError([Problem(name, 1, 1, "document is nested too deeply")]) from None
+
+
+def _json_kind(value: Any) -> str:
+    """The JSON name of a decoded value's type, with its article."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    kinds = ((list, "an array"), (str, "a string"), (int, "a number"), (float, "a number"))
+    return next(name for kind, name in kinds if isinstance(value, kind))
 
 
 class _DuplicateKey(ValueError):
@@ -297,7 +320,7 @@ def _message(error: ValidationError) -> str:
     forbidden = error.validator_value if error.validator == "not" else None
     if isinstance(forbidden, dict) and "required" in forbidden:
         return f"field {forbidden['required'][0]!r} is not allowed with 'refused'"
-    return error.message
+    return short_message(error)
 
 
 # -- building and structural checks --------------------------------------------------------------
@@ -426,11 +449,17 @@ def _against(case: Case, edition: Edition, known_readings: set[str]) -> Iterator
     if not rules.supports(case.players):
         yield f"{rules.id} is for {rules.min_players}-{rules.max_players} players, not {case.players}"
         return
+    target = tables_for(rules, case.players).numbers["tokens_to_win"]
+    if case.tokens is not None and target is not None and max(case.tokens) >= target:
+        seat = case.tokens.index(max(case.tokens))
+        yield (f"tokens: player {seat} starts with {case.tokens[seat]} tokens, and {target} win a "
+               f"{rules.id} game of {case.players} players: a game cannot start won")
     for clause in case.clauses:
         if clause not in edition.clauses and clause not in rules.clauses:
             yield f"clause {clause!r} is not a clause of {edition.id}" + \
                 (f" or {rules.id}" if rules is not edition else "")
     deck = Counter(rules.names[c] for c in rules.deck(case.players))
+    names = set(rules.names)  # a guess may name a card this player count does not deal
     for r, round_ in enumerate(case.rounds):
         if not round_.get("refused") and Counter(round_["deck"]) != deck:
             yield (f"rounds[{r}].deck is not the {rules.id} deck for {case.players} players "
@@ -438,6 +467,9 @@ def _against(case: Case, edition: Edition, known_readings: set[str]) -> Iterator
         for where, name in _card_names(round_, f"rounds[{r}]"):
             if name not in deck:
                 yield f"{where}: {name!r} is not a {rules.id} card"
+        for where, name in _guessed_names(round_, f"rounds[{r}]"):
+            if name not in names:
+                yield f"{where}: guess {name!r} is not a {rules.id} card"
 
 
 def _diff(want: Counter[str], deck: list[str]) -> str:
@@ -458,6 +490,20 @@ def _card_names(round_: Json, where: str) -> Iterator[tuple[str, str]]:
             for key in ("card", "by"):
                 if key in event:
                     yield f"{where}.steps[{i}].expect.events", event[key]
+
+
+def _guessed_names(round_: Json, where: str) -> Iterator[tuple[str, str]]:
+    """Card names guessed in the accepted actions of a round and in its expected events (a guess
+    by value is a number, checked by the engine)."""
+    for i, step in enumerate(round_.get("steps", ())):
+        if step.get("refused"):
+            continue
+        places = [(f"{where}.steps[{i}].action", step["action"])]
+        places += [(f"{where}.steps[{i}].expect.events", event)
+                   for event in step.get("expect", {}).get("events", ())]
+        for place, holder in places:
+            if isinstance(holder.get("guess"), str):
+                yield place, holder["guess"]
 
 
 # -- coverage ------------------------------------------------------------------------------------

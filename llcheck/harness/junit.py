@@ -111,9 +111,10 @@ def junit_xml(report: Report) -> bytes:
         _counts(suite, Tally.of(results), sum(r.seconds for r in results))
         properties = ET.SubElement(suite, "properties")
         engine = report.info.hello
-        for key, value in (("impl", report.info.impl), ("engine", f"{engine.name} {engine.version}"),
+        for key, value in (("impl", report.info.impl), ("engine", f"{engine.name} {engine.version}".strip()),
                            ("capabilities", ",".join(sorted(engine.capabilities)))):
-            ET.SubElement(properties, "property", name=key, value=_clean(value))
+            if value:  # an engine that never said hello has no name, version or capabilities
+                ET.SubElement(properties, "property", name=key, value=_clean(value))
         for result in results:
             _testcase(suite, result)
     if report.baseline is not None:

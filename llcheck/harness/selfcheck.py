@@ -3,8 +3,9 @@ passing against the reference engine (in process; a disputed case under the read
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from loveletter_ref.errors import Problem
@@ -24,9 +25,20 @@ def reference_engine(case: Case) -> ReferenceEngine:
                            name=f"loveletter-reference ({case.assumes})")
 
 
-def against_reference(cases: Iterable[Case]) -> list[Result]:
-    """Each case run on a fresh in-process reference engine."""
-    return [run_case(reference_engine(case), case) for case in cases]
+def against_reference(cases: Iterable[Case], root: Path | None = None) -> list[Result]:
+    """Each case run on a fresh in-process reference engine, with the command that runs it again
+    (`root`: the case folder, when not the bundled corpus)."""
+    return [replace(run_case(reference_engine(case), case), replay=replay(case, root)) for case in cases]
+
+
+def replay(case: Case, root: Path | None = None) -> str:
+    """The `llcheck check` command that runs one case on the reference engine it must pass on."""
+    impl = "reference" if case.assumes is None else f"llcheck serve --spec {case.assumes}"
+    command = f"llcheck check --impl {shlex.quote(impl)}"
+    if root is not None:
+        command += f" --corpus {shlex.quote(str(root))}"
+    command += f" --assume {case.assumes}" if case.assumes else f" --status {case.status}"
+    return f"{command} --run {shlex.quote(case.id)}"
 
 
 @dataclass
@@ -45,5 +57,5 @@ def validate(root: Path | None = None) -> Verdict:
     cases = load_corpus(root, checked=True)
     verdict = Verdict(cases)
     verdict.uncovered = [clause for clause, ids in coverage(cases).items() if not ids]
-    verdict.failures = [r for r in against_reference(cases) if r.status != PASSED]
+    verdict.failures = [r for r in against_reference(cases, root) if r.status != PASSED]
     return verdict

@@ -238,10 +238,14 @@ def chose_protected(playback: Playback) -> bool:
 
 
 def overpaid_in_engine(playback: Playback) -> bool:
+    """The tokens the round's end pays (not those a card pays during the round, Premium's Bishop
+    say) exceed what `overpaid` allows."""
     edition = playback.edition
     tokens: Counter[int] = Counter()
+    ended = False
     for event in playback.final_events():
-        if event["type"] == "token":
+        ended = ended or event["type"] == "round_end"
+        if ended and event["type"] == "token":
             tokens[event["player"]] += event["amount"]
     tie = edition.general["tie"]
     per_win = edition.general["round_tokens"].rule

@@ -379,7 +379,9 @@ class DiscardDraw(StepEncoder):
 
     def apply(self, board: Board, play: Play) -> None:
         live = self.consult(board, play)
-        board.discard_and_draw(play.target, self.modifier("empty_deck"), live)
+        empty_deck = self.modifier("empty_deck")
+        stopped = _no_effect(board, empty_deck, live)
+        board.discard_and_draw(play.target, empty_deck, both(live, z3.Not(stopped)))
 
 
 @encoder("draw_return")
@@ -480,10 +482,21 @@ class OfferRedraw(StepEncoder):
         offered = both(live, play.has_target, board.alive_at(play.target))
         if self.clause.rule["when"] == "hit":
             offered = both(offered, play.hit)
+        offered = both(offered, z3.Not(_no_effect(board, self.modifier("empty_deck"), offered)))
         board.record_offer(offered)
         board.phase = "respond"
         board.discard_and_draw(play.target, self.modifier("empty_deck"), both(offered, play.redraw))
         play.stopped = either(play.stopped, offered)
+
+
+def _no_effect(board: Board, empty_deck: Clause | None, when: Bool) -> Bool:
+    """When an `empty_deck: no_effect` modifier stops the step: `when` and an empty pile. The
+    modifier is consulted there, as the engine does, so a silent one is a gap."""
+    if empty_deck is None:
+        return FALSE
+    empty = both(when, board.deck_empty())
+    board.consult(empty_deck.key, empty_deck, empty)
+    return empty if not empty_deck.silent and empty_deck.rule == "no_effect" else FALSE
 
 
 @encoder("force_next_target")

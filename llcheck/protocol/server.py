@@ -61,7 +61,7 @@ class Server:
         handler = self.handlers.get(op)
         if handler is None:
             raise ProtocolError(f"unknown op {op!r} (known: {', '.join(OPS)})")
-        if not self.greeted and op != "hello":
+        if not self.greeted and op not in ("hello", "stop"):  # stop ends a session at any point
             raise ProtocolError("the first request must be hello")
         return handler(request)
 

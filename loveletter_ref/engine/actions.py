@@ -78,7 +78,7 @@ class Action(NamedTuple):
         if not isinstance(data, dict):
             raise ValueError(f"an action must be a JSON object, not {type(data).__name__}")
         kind = data.get("type")
-        if kind not in _FIELDS:
+        if not isinstance(kind, str) or kind not in _FIELDS:
             raise ValueError(f"action type must be one of {', '.join(_FIELDS)}, not {kind!r}")
         if not data.keys() <= _FIELDS[kind]:
             extra = sorted(set(data) - _FIELDS[kind])

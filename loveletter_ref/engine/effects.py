@@ -212,6 +212,11 @@ class Effects:
         target = play.target
         if target is None or not self.alive[target] or (rule["when"] == "hit" and not play.hit):
             return
+        empty = step.modifiers.get("empty_deck")
+        if not self.deck and empty is not None and empty.need() == "no_effect":  # nothing to redraw
+            self.log.append({"type": "no_effect", "player": play.player,
+                             "card": self.tables.names[play.card], "clause": empty.id})
+            return
         self.pending = step
         self.responder = target
         self.phase = Phase.RESPOND

@@ -49,7 +49,7 @@ class Game(Effects):
         if tokens is not None and target is not None and max(tokens) >= target:
             seat = tokens.index(max(tokens))
             raise DeckError(f"player {seat} starts with {tokens[seat]} tokens and the target is {target}: "
-                            f"a game cannot start won [{edition.general['tokens_to_win'].id}]")
+                            "a game cannot start won", edition.general["tokens_to_win"].id)
         self.players = players
         self.seed = seed
         self._rng: random.Random | None = None
@@ -134,7 +134,7 @@ class Game(Effects):
             want, have = Counter(names[c] for c in self.tables.deck), Counter(deck)
             diffs = [f"{have[n] - want[n]:+d} {n}" for n in names if have[n] != want[n]]
             raise DeckError(f"deck is not a {self.edition.id} deck for {self.players} players: "
-                            f"{', '.join(diffs)} [{self.tables.general['deck_size'].id}]")
+                            f"{', '.join(diffs)}", self.tables.general["deck_size"].id)
         return [index[name] for name in deck]
 
     def _shuffle(self) -> list[int]:

@@ -59,7 +59,24 @@ def _describe(error: ValidationError) -> tuple[Pointer, str]:
         unknown = re.findall(r"'([^']*)'", error.message.partition("(")[2]) or ["?"]
         names = ", ".join(repr(name) for name in unknown)
         return pointer + (unknown[0],), f"{pointer_text(pointer)}: unknown field or rule {names}"
-    return pointer, f"{pointer_text(pointer)}: {error.message}"
+    return pointer, f"{pointer_text(pointer)}: {short_message(error)}"
+
+
+def short_message(error: ValidationError) -> str:
+    """jsonschema's message with a long value it quotes (a whole list or mapping) named by its kind."""
+    quoted = repr(error.instance)
+    if len(quoted) <= 80 or not error.message.startswith(quoted):
+        return error.message
+    return _kind(error.instance) + error.message[len(quoted):]
+
+
+def _kind(value: Any) -> str:
+    """A value named by its JSON kind and size, for messages."""
+    if isinstance(value, dict):
+        return f"an object of {len(value)} fields"
+    if isinstance(value, list):
+        return f"an array of {len(value)} items"
+    return f"a {len(value)}-character string" if isinstance(value, str) else "the value"
 
 
 def schema_problems(data: Any, positions: Positions, file: str, schema_path: Path) -> list[Problem]:
