@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import os
 import signal
 import sys
 import threading
@@ -77,9 +78,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"llcheck {args.command}: interrupted", file=sys.stderr)
         return exitcodes.INTERRUPTED
-    except BrokenPipeError:
-        sys.stderr.close()
-        return exitcodes.OK
+    except BrokenPipeError:  # the output is gone, so is the verdict: never claim a pass
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush at exit
+        return exitcodes.OUTPUT_CLOSED
 
 
 def _plain_streams() -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
@@ -35,6 +35,7 @@ TERMINAL_PHASES = ("round_over", "game_over")
 
 N = TypeVar("N")
 A = TypeVar("A")
+T = TypeVar("T")
 
 
 class PerftError(Exception):
@@ -182,36 +183,46 @@ class EngineTree:
         if self.at == node:
             return
         deal = self.deal
-        reply = _reply("start", self.engine.start(deal.edition, deal.players, list(deal.deck),
-                                                  deal.first_player))
+        self.at = None
+        reply = _reply("start", self._ask((), self.engine.start, deal.edition, deal.players, list(deal.deck),
+                                          deal.first_player))
         if not reply.accepted:
             raise PerftError(f"{self.engine.hello.name} refused the deal: {reply.reason}")
         self.at = ()
         for action in node:
             self._apply(action)
 
+    def _ask(self, path: tuple[Json, ...], request: Callable[..., T], *args: Any) -> T:
+        """The engine's answer to one request, its failure naming the deal and the path it was on."""
+        try:
+            return request(*args)
+        except EngineFailure as exc:
+            self.at = None  # where the engine is now is unknown: deal again next time
+            raise FailedAt(exc, self.deal, path) from None
+
     def _apply(self, action: Json) -> Json:
         assert self.at is not None
-        reply = _reply("apply", self.engine.apply(action))
+        reply = _reply("apply", self._ask(self.at + (action,), self.engine.apply, action))
         if not reply.accepted:
             path = " / ".join(action_key(a) for a in self.at + (action,))
             self.at = None
             raise PerftError(f"{self.engine.hello.name} lists {action_key(action)} as legal but "
                              f"refuses it ({reply.reason}); path: {path}")
         self.at = self.at + (action,)
-        state = reply.state if reply.state is not None else self.engine.state()
+        state = reply.state if reply.state is not None else self._ask(self.at, self.engine.state)
         if not isinstance(state, dict):
-            raise EngineFailure(f"the engine's state is not an object (got {type(state).__name__})")
+            raise FailedAt(EngineFailure(f"the engine's state is not an object (got {type(state).__name__})"),
+                           self.deal, self.at)
         return state
 
     def actions(self, node: tuple[Json, ...]) -> list[Json]:
         """The engine's legal actions, without the keys the formats do not define (which are
         neither compared nor sent back)."""
         self._goto(node)
-        actions = self.engine.legal_actions()
+        actions = self._ask(node, self.engine.legal_actions)
         if not isinstance(actions, list) or not all(isinstance(action, dict) for action in actions):
-            raise EngineFailure(f"the engine's legal actions are not a list of action objects (got "
-                                f"{type(actions).__name__})")
+            raise FailedAt(EngineFailure(f"the engine's legal actions are not a list of action objects (got "
+                                         f"{type(actions).__name__})"), self.deal, node)
         return [comparable("action", action) for action in actions]
 
     def play(self, node: tuple[Json, ...], action: Json) -> tuple[tuple[Json, ...], str | None]:
@@ -223,6 +234,15 @@ class EngineTree:
 
     def as_json(self, action: Json) -> Json:
         return action
+
+
+class FailedAt(EngineFailure):
+    """The engine failed while its tree was walked: the failure, the deal and the path it was on."""
+
+    def __init__(self, cause: EngineFailure, deal: Deal, path: tuple[Json, ...]):
+        where = " / ".join(action_label(a) for a in path) if path else "none"
+        super().__init__(f"{cause} (deal {deal.id or deal.describe()}; actions played: {where})")
+        self.cause = cause
 
 
 def _reply(request: str, reply: Any) -> Reply:
@@ -403,9 +423,13 @@ def locate(reference: Tree[Any, Any], tested: Tree[Any, Any], depth: int) -> Div
     path: list[Json] = []
     for remaining in range(depth, 0, -1):
         ref_actions = {action_key(reference.as_json(a)): a for a in reference.actions(ref_node)}
-        test_actions = {action_key(tested.as_json(a)): a for a in tested.actions(test_node)}
+        listed = [(action_key(tested.as_json(a)), a) for a in tested.actions(test_node)]
+        test_actions = dict(listed)
         if ref_actions.keys() != test_actions.keys():
             return Divergence(path, _set_difference(ref_actions.keys(), test_actions.keys()))
+        if len(listed) != len(test_actions):
+            repeated = sorted(key for key, times in Counter(key for key, _ in listed).items() if times > 1)
+            return Divergence(path, "the engine lists an action more than once: " + _labels(repeated))
         step = _differing_child(reference, ref_node, tested, test_node, ref_actions, test_actions,
                                 remaining)
         if step is None:
@@ -427,7 +451,7 @@ def _differing_child(reference: Tree[Any, Any], ref_node: Any, tested: Tree[Any,
         test_child, test_end = tested.play(test_node, test_actions[key])
         if ref_end != test_end:
             return key, ref_child, test_child, (f"this action should {_ending(ref_end)}, "
-                                                f"but the engine's {_ending(test_end)}")
+                                                f"but on the engine it {_ending(test_end, 's')}")
         if ref_end is None and remaining > 1:
             want = count(reference, ref_child, remaining - 1)
             got = count(tested, test_child, remaining - 1)
@@ -436,10 +460,11 @@ def _differing_child(reference: Tree[Any, Any], ref_node: Any, tested: Tree[Any,
     return None
 
 
-def _ending(outcome: str | None) -> str:
+def _ending(outcome: str | None, verb_ending: str = "") -> str:
+    """What an action does to the round, as a verb phrase (`verb_ending` "s" for the third person)."""
     if outcome is None:
-        return "leave the round going"
-    return f"end the round with winners {outcome}"
+        return f"leave{verb_ending} the round going"
+    return f"end{verb_ending} the round with winners {outcome}"
 
 
 def _set_difference(want: Any, got: Any) -> str:

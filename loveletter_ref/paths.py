@@ -24,11 +24,13 @@ def conformance_dir() -> Path:
     return data_root() / "conformance"
 
 
-def rulebooks_dir() -> Path | None:
-    """The shared rulebooks folder: $LLCHECK_RULEBOOKS when set (whether or not it exists: the
-    quote checks report a missing one), else ../shared/rulebooks next to the checkout if present."""
+def rulebook_dirs() -> tuple[Path, ...]:
+    """The folders the rulebook files are looked up in, in order: those $LLCHECK_RULEBOOKS lists
+    when set (separated by os.pathsep, ':' on POSIX; whether or not they exist: the quote checks
+    report a missing one), else ../shared/rulebooks next to the checkout if present; none: quotes
+    are not checked."""
     env = os.environ.get("LLCHECK_RULEBOOKS")
     if env:
-        return Path(env)
+        return tuple(Path(part) for part in env.split(os.pathsep) if part)
     shared = data_root().parent / "shared" / "rulebooks"
-    return shared if shared.is_dir() else None
+    return (shared,) if shared.is_dir() else ()

@@ -6,6 +6,7 @@ Each is usable as `--impl python:adapters:NAME` when tests/ is on the import pat
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from llcheck.engines import Engine, EngineFailure, Hello, ReferenceEngine, Reply
 from loveletter_ref import load_spec
@@ -69,6 +70,14 @@ class HidesBaron(ReferenceEngine):
 
     def legal_actions(self) -> list[dict]:
         return [a for a in super().legal_actions() if a["card"] != "Baron"]
+
+
+class RepeatsAnAction(ReferenceEngine):
+    """Lists its first legal action twice."""
+
+    def legal_actions(self) -> list[dict]:
+        listed = super().legal_actions()
+        return listed + listed[:1]
 
 
 class LeakyViews(ReferenceEngine):
@@ -156,3 +165,21 @@ class ExtraKeys(ReferenceEngine):
     def view(self, player: int) -> dict:
         seen = super().view(player)
         return {**seen, "debug": True, "log": [{**e, "seq": 0} for e in seen["log"]]}
+
+
+class MisspeltEdition(ReferenceEngine):
+    """The reference engine, announcing its edition as `klassik`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hello = replace(self.hello, editions=("klassik",))
+
+
+class TurnAsText(ReferenceEngine):
+    """Reports whose turn it is as a string ("0") instead of a number."""
+
+    def apply(self, action: dict) -> Reply:
+        reply = super().apply(action)
+        if reply.state is not None:
+            reply.state["turn"] = str(reply.state["turn"])
+        return reply

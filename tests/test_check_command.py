@@ -158,6 +158,9 @@ def test_a_bad_known_failures_list_is_bad_input(capsys, tmp_path, text, message)
     (["--edition", "no-such-edition"],
      "the engine does not play no-such-edition (it plays: classic, premium, "),
     (["--run", "nothing*"], "no case is selected (check --edition, --status, --assume, --run and --skip)"),
+    (["--fuzz", "5", "--skip", "*"],
+     "no case is selected (check --edition, --status, --assume, --run and --skip); --run and --skip select "
+     "fuzzing and property results too, by id: --run 'fuzz/*' runs fuzzing alone"),
     (["--json", "/no/such/dir/r.json"], "--json /no/such/dir/r.json: No such file or directory"),
     (["--impl", "python:adapters:NotAnEngine"], "python:adapters:NotAnEngine made a NotAnEngine, not an "
                                                 "llcheck.engines.Engine"),
@@ -422,3 +425,20 @@ def test_campaigns_leave_no_hypothesis_folder_in_the_working_directory(tmp_path,
     assert list(project.iterdir()) == []
     if cache == "writable":
         assert list((home / "llcheck" / "hypothesis" / "constants").iterdir())
+
+
+def test_an_engine_playing_no_corpus_edition_is_an_engine_problem_with_reports(capsys, tmp_path):
+    report = tmp_path / "r.xml"
+    code, out, err = check(capsys, "--impl", "python:adapters:MisspeltEdition", "--junit", str(report))
+    assert (code, out) == (3, "")
+    assert err == ("llcheck check: the engine plays none of the corpus editions (it plays: klassik; "
+                   "the corpus has: classic)\n")
+    assert "klassik" in report.read_text()
+
+
+def test_a_whole_value_that_differs_is_shown_once_as_expected_and_actual(capsys):
+    code, out, _ = check(capsys, "--impl", "python:adapters:TurnAsText", "--run", "runner/refusals")
+    block = out.split("\n\n")[1].splitlines()
+    at = next(i for i, line in enumerate(block) if line.endswith(": state.turn"))
+    assert code == 1
+    assert block[at + 1:at + 3] == ["    expected: 1", '    actual:   "1"']

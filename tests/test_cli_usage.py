@@ -59,7 +59,7 @@ BAD = [
      "llcheck check: no case is selected"),
     (["simulate", "--edition", "classic", "--players", "many"], "llcheck simulate: argument --players: "),
     (["simulate", "--edition", "classic", "--players", "9"], "llcheck simulate: classic is for 2-4 players"),
-    (["show"], "llcheck show: the following arguments are required: --edition"),
+    (["show"], "llcheck show: give the spec to show, as NAME|FILE or --edition NAME|FILE (one of them)"),
     (["validate"], "llcheck validate: the following arguments are required: FILE"),
     (["serve", "--impl", "node engine.js"], "llcheck serve: --impl must be reference or python:MODULE:CLASS"),
     (["serve", "--version-of", "x"], "llcheck serve: --version-of chooses a version of a reading's clause"),

@@ -16,7 +16,7 @@ from llcheck.engines.loader import serve_command
 from llcheck.engines.subprocess import SubprocessEngine
 from llcheck.errors import UsageError
 from llcheck.fuzz import run_fuzz
-from llcheck.fuzz.lockstep import Lockstep
+from llcheck.fuzz.lockstep import Divergence, Lockstep
 from llcheck.fuzz.play import Tape, near_miss
 from llcheck.harness.cases import load_file
 from llcheck.mutants import get, variants
@@ -232,3 +232,22 @@ def test_exactly_n_games_are_played(n, seed):
     assert result.status == "pass", result.message
     assert result.games == n
     assert result.message.startswith(f"no difference in {n} game{'s' if n > 1 else ''} (")
+
+
+class _RefusesAtTwoTokens(ReferenceEngine):
+    """Plays a reading whose token target is lower: refuses a start where someone holds two tokens."""
+
+    def start(self, edition, players, deck, first_player=0, tokens=None):
+        if tokens is not None and max(tokens) >= 2:
+            return Reply(False, reason="a game cannot start won [it-2019.tokens.target]",
+                         clause="it-2019.tokens.target")
+        return super().start(edition, players, deck, first_player, tokens)
+
+
+def test_a_refusal_naming_a_clause_is_blamed_on_the_edition_clause_of_that_key_first():
+    spec = load_spec("z-man-2019")
+    step = Lockstep(_RefusesAtTwoTokens(), spec, 3)
+    with pytest.raises(Divergence) as info:
+        step.start([spec.names[c] for c in spec.deck(3)], 0, [0, 2, 0])
+    assert info.value.clauses[0] == "z19.tokens.target"
+    assert "z19.setup.deck" in info.value.clauses

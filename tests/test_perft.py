@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import adapters
 import pytest
 
 from llcheck.cli import main
@@ -168,7 +169,15 @@ def test_a_difference_below_the_root_is_followed_down():
     result = compare(get("baron-tie-eliminates").engine(), deal, 3)
     assert result.divergence is not None and result.divergence.path
     assert result.divergence.path[-1]["card"] == "Baron"
-    assert "end the round" in result.divergence.message or "listed" in result.divergence.message
+    assert result.divergence.message == ("this action should leave the round going, but on the engine "
+                                         "it ends the round with winners 0")
+
+
+def test_an_action_the_engine_lists_twice_is_the_difference_at_its_node():
+    result = compare(adapters.RepeatsAnAction(), seeded_deal(load_spec("classic"), 2, 1), 2)
+    assert (result.ok, result.first_difference) == (False, 1)
+    assert result.divergence is not None and result.divergence.path == []
+    assert result.divergence.message == "the engine lists an action more than once: Guard on 1 naming Priest"
 
 
 class _ListsButRefuses(ReferenceEngine):

@@ -373,3 +373,15 @@ def test_a_refused_deck_names_the_rule_in_the_clause_field():
     won = {**start, "deck": [c.name for c in load_spec("classic").cards for _ in range(c.count_for(2))],
            "tokens": [7, 0]}
     assert server.respond(json.dumps(won).encode())["clause"] == "classic.tokens.target"
+
+
+def test_a_reading_served_as_its_edition_names_that_edition_in_states_and_views():
+    """`llcheck serve --spec nl-2019` plays the reading when asked for z-man-2019: what it reports
+    must not differ from the edition's answers by the name alone."""
+    engine = ReferenceEngine({"z-man-2019": load_spec("nl-2019")})
+    spec = load_spec("z-man-2019")
+    reply = engine.start("z-man-2019", 2, [spec.names[c] for c in spec.deck(2)], 0, [0, 0])
+    assert reply.accepted and reply.state["edition"] == "z-man-2019"
+    assert engine.state()["edition"] == engine.view(1)["edition"] == "z-man-2019"
+    after = engine.apply(engine.legal_actions()[0])
+    assert after.state["edition"] == "z-man-2019"

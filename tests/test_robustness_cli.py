@@ -119,17 +119,17 @@ def test_a_keyboard_interrupt_is_real_only_in_the_main_thread_and_after_a_signal
         assert real_interrupt()
 
 
-@pytest.mark.parametrize(("adapter", "message"), [
-    ("Exits", "the engine raised SystemExit(5)"),
-    ("Interrupts", "the engine raised KeyboardInterrupt"),
-    ("Recurse", "the engine raised RecursionError: maximum recursion depth exceeded"),
-    ("WrongTypes", "the engine's legal actions are not a list of action objects (got int)"),
+@pytest.mark.parametrize(("adapter", "message", "where"), [
+    ("Exits", "the engine raised SystemExit(5)", "Guard on 1 naming Priest"),
+    ("Interrupts", "the engine raised KeyboardInterrupt", "Guard on 1 naming Priest"),
+    ("Recurse", "the engine raised RecursionError: maximum recursion depth exceeded", "none"),
+    ("WrongTypes", "the engine's legal actions are not a list of action objects (got int)", "none"),
 ])
-def test_perft_reports_a_broken_adapter_in_one_line(capsys, adapter, message):
+def test_perft_reports_a_broken_adapter_in_one_line_with_the_deal_and_path(capsys, adapter, message, where):
     code, out, err = run(capsys, "perft", "--edition", "classic", "--players", "2", "--seed", "1",
                          "--depth", "3", "--impl", f"python:hostile_adapters:{adapter}")
     assert (code, out) == (3, "")
-    assert err == f"llcheck perft: engine failure: {message}\n"
+    assert err == f"llcheck perft: engine failure: {message} (deal seed-1; actions played: {where})\n"
 
 
 @pytest.mark.parametrize(("adapter", "reason"), [("Exits", "the engine raised SystemExit(5)"),
@@ -443,3 +443,28 @@ def test_an_engine_slow_to_say_hello_is_told_which_option_gives_it_time(capsys, 
 def test_an_empty_path_is_named(capsys, option):
     code, out, err = check(capsys, "--impl", "reference", option, "")
     assert (code, out, err) == (2, "", f"llcheck check: {option} '': the path is empty\n")
+
+
+def test_perft_table_records_a_deal_the_engine_fails_on_and_goes_on_with_the_next(capsys):
+    code, out, err = run(capsys, "perft", "--table", "classic", "--depth", "2", "--impl",
+                         "python:hostile_adapters:Exits")
+    lines = out.splitlines()
+    assert (code, err) == (3, "")
+    assert lines[-1] == "0 of 6 deals match; 6 could not be counted (engine failure)"
+    assert all(": engine failure: the engine raised SystemExit(5) (deal " in line for line in lines[:-1])
+    code, out, _ = run(capsys, "perft", "--table", "classic", "--depth", "2", "--json", "--impl",
+                       "python:hostile_adapters:Exits")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 3 and len(records) == 6
+    assert all(r["ok"] is False and r["error"].startswith("engine failure: ") for r in records)
+
+
+def test_output_closed_early_is_exit_141_not_a_pass_and_no_traceback():
+    listing = [sys.executable, "-m", "llcheck", "cases", "--list", "--json"]  # 160 KB: more than a pipe holds
+    with subprocess.Popen(listing, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as reader:
+        assert reader.stdout is not None and reader.stderr is not None
+        assert reader.stdout.readline()
+        reader.stdout.close()  # as `| head -1` does
+        err = reader.stderr.read()
+        assert reader.wait(timeout=60) == 141
+    assert err == b""

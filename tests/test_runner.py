@@ -241,3 +241,9 @@ def test_a_broad_case_is_charged_with_its_suspects(what, expected, actual, actio
     assert found is not None and suspects <= set(found) and len(found) < len(clauses)
     assert charged("required", "z-man-2019", clauses[:8], point) is None
     assert charged("golden", "z-man-2019", ("z19.king",), point) == ("z19.king",)
+
+
+def test_legal_actions_listed_twice_are_a_divergence(fixture_cases):
+    d = divergence(adapters.RepeatsAnAction(), fixture_cases["runner/guard-hit"])
+    assert (d.step, d.what) == (0, "legal_actions")
+    assert d.detail.startswith("1 listed more than once (first: {")

@@ -53,7 +53,7 @@ def test_a_reading_shows_its_novel_rules_and_the_cases_its_next_round_rule_leave
     Handmaid is a rule no edition has."""
     lines = show(capsys, "--edition", "nl-2019-classic-variant")
     row = next(line for line in lines if "round.next-first" in line)
-    assert row.endswith("[silent on: several, none]")
+    assert "[silent on: several, none]  [note: Tied players all win the round (line 44)" in row
     lines = show(capsys, "--edition", "fa-guide")
     assert "[novel: no edition has it]" in next(line for line in lines if "handmaid.protect" in line)
     data = json.loads("\n".join(show(capsys, "--edition", "fa-guide", "--json")))

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from llcheck.cli import main
 from llcheck.engines import EngineFailure, EngineGone, SubprocessEngine
 from llcheck.engines.loader import serve_command
 from llcheck.harness.cases import load_corpus
@@ -31,6 +32,17 @@ def test_the_reference_server_introduces_itself():
     assert (hello.name, hello.protocol) == ("loveletter-reference", "1")
     assert {"classic", "z-man-2019"} <= set(hello.editions)
     assert hello.capabilities == {"legal_actions", "views", "events", "games"}
+
+
+def test_a_capability_llcheck_does_not_know_is_ignored_and_named(capsys):
+    with broken("new-capability") as engine:
+        assert engine.hello.ignored == ("undo",)
+        assert engine.hello.capabilities == {"legal_actions", "views", "events", "games"}
+    engine_command = f"{sys.executable} {TESTS / 'engines' / 'broken_engine.py'} new-capability"
+    assert main(["check", "--impl", engine_command, "--corpus", str(TESTS / "cases"),
+                 "--run", "runner/guard-hit", "--validate-protocol"]) == 0
+    assert "capabilities: events, games, legal_actions, views; ignored, unknown to this llcheck: undo" in \
+        capsys.readouterr().out
 
 
 @pytest.mark.parametrize(("mode", "message"), [

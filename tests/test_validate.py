@@ -84,6 +84,16 @@ def test_missing_token_target(tmp_path, capsys):
     assert err == [f"{path}:{line}:5: tokens_to_win has no target for 4 players"]
 
 
+def test_a_token_target_of_zero_is_refused(tmp_path, capsys):
+    """classic.tokens.target: a game is won by collecting tokens, so the target is at least one."""
+    text = CLASSIC.replace('"3": 5, "4": 4}', '"3": 0, "4": 4}')
+    path = bad_spec(tmp_path, text)
+    code, _, err = validate(capsys, path)
+    assert code == 2
+    assert err == [f"{path}:{line_of(text, 'tokens_to_win:')}:29: rules[15].tokens_to_win.3: a game is won "
+                   "with at least one token, not 0"]
+
+
 def test_duplicate_card(tmp_path, capsys):
     text = CLASSIC.replace("  - name: Priest\n", "  - name: Guard\n")
     path = bad_spec(tmp_path, text)
@@ -103,8 +113,8 @@ def test_rule_naming_a_card_that_does_not_exist(tmp_path, capsys):
 
 
 def test_wrong_quote_is_reported_when_the_rulebooks_are_available(tmp_path, capsys):
-    from loveletter_ref.paths import rulebooks_dir
-    if rulebooks_dir() is None:
+    from loveletter_ref.paths import rulebook_dirs
+    if not rulebook_dirs():
         pytest.skip("the shared rulebooks are not available here")
     text = CLASSIC.replace('quote: "Ин цасе оф а тие, нотхинг хаппенс."', 'quote: "In case of a tie."')
     path = bad_spec(tmp_path, text)

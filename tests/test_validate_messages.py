@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from llcheck.cli import main
-from loveletter_ref.paths import rulebooks_dir, spec_dir
+from loveletter_ref.paths import rulebook_dirs, spec_dir
 from loveletter_ref.spec import load_spec
 
 CLASSIC = (spec_dir() / "editions" / "classic.yaml").read_text(encoding="utf-8")
@@ -39,7 +40,7 @@ def test_a_rulebooks_folder_that_does_not_exist_is_one_error(tmp_path, capsys, m
     code, out, err = run(capsys, "validate", "z-man-2019")  # three rulebook files, one error
     assert code == 2 and out == []
     assert err == [f"{spec_dir() / 'editions' / 'z-man-2019.yaml'}:15:5: rulebooks folder {missing} does not "
-                   "exist (LLCHECK_RULEBOOKS must name the folder that holds the rulebook files)"]
+                   "exist (LLCHECK_RULEBOOKS must name the folders that hold the rulebook files)"]
 
 
 def test_a_missing_rulebook_file_is_one_error_at_its_declaration(tmp_path, capsys, monkeypatch):
@@ -47,8 +48,8 @@ def test_a_missing_rulebook_file_is_one_error_at_its_declaration(tmp_path, capsy
     code, _, err = run(capsys, "validate", "z-man-2019")
     path = spec_dir() / "editions" / "z-man-2019.yaml"
     assert code == 2
-    assert err == [f"{path}:{line}:5: rulebook file {file!r} is not in {tmp_path} (set LLCHECK_RULEBOOKS to "
-                   "the folder that holds it, or mark the quotes as paraphrases)"
+    assert err == [f"{path}:{line}:5: rulebook file {file!r} is not in {tmp_path} (add the folder that "
+                   "holds it to LLCHECK_RULEBOOKS, or mark the quotes as paraphrases)"
                    for line, file in ((15, "sl-en_zman-2019_summary.txt"),
                                       (18, "tr_zman-2019_quick-teach.txt"),
                                       (21, "nl_zman-2019_with-classic-variant.txt"))]
@@ -57,7 +58,7 @@ def test_a_missing_rulebook_file_is_one_error_at_its_declaration(tmp_path, capsy
 def test_the_summary_counts_the_quotes_checked_and_the_paraphrases(tmp_path, capsys):
     code, out, _ = run(capsys, "validate", spec_file(tmp_path, KANAI))
     assert code == 0 and out[0].endswith("2-4 players; 0 quotes checked, 41 paraphrases")
-    if rulebooks_dir() is None:
+    if not rulebook_dirs():
         pytest.skip("the shared rulebooks are not available here")
     code, out, _ = run(capsys, "validate", "classic")
     assert code == 0 and out[0].endswith("2-4 players; 38 quotes checked, 6 paraphrases")
@@ -162,3 +163,19 @@ def test_every_command_names_a_bad_file_as_the_user_gave_it(tmp_path, capsys, mo
         ("validate", "bad.yaml"), ("show", "--edition", "bad.yaml"),
         ("simulate", "--edition", "bad.yaml", "--players", "2", "--games", "1", "--seed", "1"))]
     assert errors[0] == errors[1] == errors[2] and errors[0][0].startswith("bad.yaml:")
+
+
+def test_rulebooks_may_be_looked_up_in_several_folders(tmp_path, capsys, monkeypatch):
+    """A reading of your own rulebook checks its quotes in your folder, and the edition it describes
+    checks its own in the shared folder, listed after it."""
+    if not rulebook_dirs():
+        pytest.skip("the shared rulebooks are not available here")
+    shared = rulebook_dirs()[0]
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    monkeypatch.setenv("LLCHECK_RULEBOOKS", os.pathsep.join([str(mine), str(shared)]))
+    code, out, err = run(capsys, "validate", "z-man-2019")
+    assert code == 0 and err == [] and "quotes checked" in out[0]
+    monkeypatch.setenv("LLCHECK_RULEBOOKS", str(mine))
+    code, _, err = run(capsys, "validate", "z-man-2019")
+    assert code == 2 and f"rulebook file 'sl-en_zman-2019_summary.txt' is not in {mine} (" in err[0]

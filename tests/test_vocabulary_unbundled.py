@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import deal, play
+from conftest import deal, play, types
 
 from loveletter_ref import Phase, load_spec
+from loveletter_ref.paths import spec_dir
 
 TINY = Path(__file__).parent / "data" / "probes" / "tiny-classic.yaml"
 
@@ -73,3 +74,19 @@ def test_an_offer_to_redraw_with_set_aside_on_an_empty_deck_is_made(tmp_path):
     events, game = redraw_on_the_last_turn(tmp_path, "set_aside")
     assert game.state()["pending"] == {"kind": "respond", "player": 1, "card": "Guard"}
     assert not [e for e in events if e["type"] == "no_effect"]
+
+
+def test_a_protection_until_the_round_ends_outlasts_its_players_next_turn(tmp_path):
+    """`protect: {until: round_end}` (a translation whose Handmaid shields to the end of the round):
+    no `unprotect` at the player's next turn, and the others still may not choose them."""
+    text = (spec_dir() / "editions" / "classic.yaml").read_text(encoding="utf-8")
+    old = "protect: {until: own_next_turn, blocks: [chosen_by_others]}"
+    assert old in text
+    path = tmp_path / "long-handmaid.yaml"
+    path.write_text(text.replace(old, "protect: {until: round_end, blocks: [chosen_by_others]}"))
+    game = deal(load_spec(path), 2, ["Handmaid", "Priest"], ["Guard", "Guard", "Baron", "Guard"])
+    game.apply(play("Handmaid"))
+    game.apply(play("Priest"))  # seat 0 is protected: no one to choose
+    game.apply(play("Guard", 1, "Priest"))  # seat 0's next turn: a miss
+    assert "unprotect" not in types(game.log) and game.state()["protected"] == [True, False]
+    assert {a.target for a in game.legal_actions() if a.card == "Guard"} == {None}  # still no one

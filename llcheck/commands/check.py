@@ -344,10 +344,16 @@ def _editions(args: argparse.Namespace, corpus: list[Case], plays: tuple[str, ..
             if edition not in plays:
                 raise UsageError(f"the engine does not play {printable(edition, 100)} (it plays: {offered})")
         return list(dict.fromkeys(args.edition))
-    editions = [e for e in dict.fromkeys(case.edition for case in corpus) if e in plays]
+    known = list(dict.fromkeys(case.edition for case in corpus))
+    editions = [e for e in known if e in plays]
     if not editions:
-        raise UsageError(f"the engine plays none of the corpus editions (it plays: {offered})")
+        raise _PlaysNone(f"the engine plays none of the corpus editions (it plays: {offered}; the corpus "
+                         f"has: {', '.join(known)})")
     return editions
+
+
+class _PlaysNone(EngineFailure):
+    """The engine's hello lists no edition of the corpus: nothing can be checked (exit 3, reported)."""
 
 
 def _select(args: argparse.Namespace, corpus: list[Case], engine: Engine, files: dict[str, Edition],
@@ -367,7 +373,9 @@ def _select(args: argparse.Namespace, corpus: list[Case], engine: Engine, files:
             raise UsageError(f"the corpus has no case for {own[0].id}, an edition of your own: check "
                              "it with --properties and --fuzz, against the reference engine playing "
                              "its file")
-        raise UsageError("no case is selected (check --edition, --status, --assume, --run and --skip)")
+        hint = "; --run and --skip select fuzzing and property results too, by id: --run 'fuzz/*' " \
+            "runs fuzzing alone, --run 'property/*' the properties" if args.properties or args.fuzz else ""
+        raise UsageError(f"no case is selected (check --edition, --status, --assume, --run and --skip){hint}")
     return editions, selection, cases
 
 
@@ -432,6 +440,9 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
         return _cannot_start(args, outputs, start_failure(impl, exc), time.perf_counter() - began)
     try:
         editions, selection, cases = _select(args, corpus, engine, files, baselines)
+    except _PlaysNone as exc:
+        engine.close()
+        return _cannot_start(args, outputs, str(exc), time.perf_counter() - began)
     except BaseException:
         engine.close()
         raise

@@ -18,6 +18,7 @@ from loveletter_ref.spec import Edition
 
 from .. import exitcodes
 from ..arguments import seconds
+from ..engines import options as engine_options
 from ..engines.base import Engine, EngineFailure
 from ..engines.guard import described
 from ..engines.loader import REFERENCE, open_engine, start_failure
@@ -62,12 +63,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "or a protocol command)")
     parser.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
                         help="seconds a protocol engine may take to answer one request (default 10)")
+    engine_options.add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args: argparse.Namespace) -> int:
     with StopSignals():  # a KeyboardInterrupt with no signal behind it is then the adapter's own
-        return _run(args)
+        try:
+            return _run(args)
+        except _CannotStart as exc:
+            print(f"llcheck perft: {exc}", file=sys.stderr)
+            return exitcodes.ENGINE
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -87,13 +93,18 @@ def _run(args: argparse.Namespace) -> int:
         finally:
             engine.close()
     except PerftError as exc:
-        return _engine_broke(exc)
-    except EngineFailure as exc:
-        return _engine_failed(exc)
-    except (UsageError, KeyboardInterrupt):
+        if args.json:
+            _print_broken(deal.id, str(exc), True)
+        else:
+            print(f"llcheck perft: {exc}")
+        return exitcodes.FAILED
+    except (_CannotStart, UsageError, KeyboardInterrupt):
         raise
-    except Exception as exc:  # answers of an in-process engine that perft cannot count
-        return _engine_failed(EngineFailure(f"its answers cannot be counted: {described(exc)}"))
+    except Exception as exc:  # an engine failure, or answers of an in-process engine perft cannot count
+        if args.json:  # the record on stdout, the one line on stderr as ever
+            _print_broken(deal.id, _failure_text(exc), True)
+        print(f"llcheck perft: {_failure_text(exc)}", file=sys.stderr)
+        return exitcodes.ENGINE
     _print_comparison(result, args.json)
     return exitcodes.OK if result.ok else exitcodes.FAILED
 
@@ -124,7 +135,7 @@ def _open(args: argparse.Namespace) -> Engine:
     """The engine of --impl; `reference` plays the --edition given (a file, too)."""
     try:
         engine = open_engine(args.impl, timeout=args.timeout, specs=(args.edition,) if args.edition else (),
-                             guard=True)
+                             guard=True, launch=engine_options.launch(args))
     except EngineFailure as exc:
         raise _CannotStart(start_failure(args.impl, exc)) from None
     if not engine.hello.can("legal_actions"):
@@ -134,19 +145,8 @@ def _open(args: argparse.Namespace) -> Engine:
     return engine
 
 
-def _engine_broke(exc: PerftError) -> int:
-    print(f"llcheck perft: {exc}")
-    return exitcodes.FAILED
-
-
 class _CannotStart(EngineFailure):
     """The engine did not start (its message says so, as `llcheck check` says it)."""
-
-
-def _engine_failed(exc: EngineFailure) -> int:
-    what = str(exc) if isinstance(exc, _CannotStart) else f"engine failure: {exc}"
-    print(f"llcheck perft: {what}", file=sys.stderr)
-    return exitcodes.ENGINE
 
 
 def _count(deal: Deal, edition: Edition, args: argparse.Namespace) -> int:
@@ -271,26 +271,47 @@ def _run_table(args: argparse.Namespace) -> int:
             entries += load_table(path)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    failed = 0
-    engine = None
+    failed = broken = 0
+    engine: Engine | None = None
     try:
-        engine = _open(args) if args.impl and args.impl != REFERENCE else None
         for entry, depth in iter_table(entries, args.depth):
-            failed += not _check_entry(entry.deal, entry.levels[:depth], depth, engine, args.json)
-    except PerftError as exc:
-        return _engine_broke(exc)
-    except EngineFailure as exc:
-        return _engine_failed(exc)
-    except (UsageError, KeyboardInterrupt):
-        raise
-    except Exception as exc:  # answers of an in-process engine that perft cannot count
-        return _engine_failed(EngineFailure(f"its answers cannot be counted: {described(exc)}"))
+            if engine is None and args.impl and args.impl != REFERENCE:
+                engine = _open(args)  # again after an engine failure: a broken engine may be dead
+            try:
+                failed += not _check_entry(entry.deal, entry.levels[:depth], depth, engine, args.json)
+            except PerftError as exc:
+                failed += 1
+                _print_broken(entry.deal.id, str(exc), args.json)
+            except (_CannotStart, UsageError, KeyboardInterrupt):
+                raise
+            except Exception as exc:  # an engine failure, or answers perft cannot count: the next deal
+                broken += 1
+                _print_broken(entry.deal.id, _failure_text(exc), args.json)
+                if engine is not None:
+                    engine.close()
+                engine = None
     finally:
         if engine is not None:
             engine.close()
     if not args.json:
-        print(f"{len(entries) - failed} of {len(entries)} deals match")
-    return exitcodes.FAILED if failed else exitcodes.OK
+        print(f"{len(entries) - failed - broken} of {len(entries)} deals match"
+              + (f"; {broken} could not be counted (engine failure)" if broken else ""))
+    return exitcodes.ENGINE if broken else exitcodes.FAILED if failed else exitcodes.OK
+
+
+def _failure_text(exc: Exception) -> str:
+    """An engine failure as perft reports it (the answers of an in-process engine it cannot count too)."""
+    if isinstance(exc, EngineFailure):
+        return f"engine failure: {exc}"
+    return f"engine failure: its answers cannot be counted: {described(exc)}"
+
+
+def _print_broken(deal_id: str, message: str, as_json: bool) -> None:
+    """One deal that could not be compared, and why; the table goes on with the next deal."""
+    if as_json:
+        print(json.dumps({"id": deal_id, "ok": False, "error": message}))
+    else:
+        print(f"{deal_id}: {message}")
 
 
 def _check_entry(deal: Deal, expected: list[Level], depth: int, engine: Any, as_json: bool) -> bool:

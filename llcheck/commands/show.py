@@ -11,12 +11,15 @@ from loveletter_ref.spec import Clause, Edition
 from loveletter_ref.spec.model import OPTIONAL_PARTS
 
 from .. import exitcodes
+from ..errors import UsageError
 from ..specs import edition_arg
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--edition", required=True, metavar="NAME|FILE",
-                        help="bundled spec id (classic, z-man-2019, ...) or a spec file")
+    parser.add_argument("spec", nargs="?", metavar="NAME|FILE",
+                        help="bundled spec id (classic, z-man-2019, ...) or a spec file, as validate and "
+                             "disputes take it")
+    parser.add_argument("--edition", metavar="NAME|FILE", help="the same, as an option")
     parser.add_argument("--quotes", action="store_true",
                         help="print each clause's sources, one line each: the quote, or our paraphrase")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -36,6 +39,8 @@ def _rule_text(clause: Clause) -> str:
                 f" of {len(clause.versions)}]"
     if clause.choice:
         text += "  [choice]"
+    if clause.note:
+        text += f"  [note: {clause.note}]"
     return text
 
 
@@ -55,7 +60,9 @@ def _counts(edition: Edition) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    edition = edition_arg(args.edition)
+    if (args.spec is None) == (args.edition is None):
+        raise UsageError("give the spec to show, as NAME|FILE or --edition NAME|FILE (one of them)")
+    edition = edition_arg(args.spec or args.edition)
     if args.json:
         print(json.dumps(_as_json(edition), indent=2, ensure_ascii=False))
         return exitcodes.OK

@@ -8,7 +8,11 @@ Game g is seeded from the master seed; seat 0 starts every game's first round.
 Every round is counted under one ending: last_standing, showdown, all_eliminated, or
 game_won_mid_round (a token gained during the round reached the target and ended the game at
 once, as Premium allows). A turn counts once it has begun, the turn such a win cuts short
-included."""
+included.
+
+A reading may be silent where a game goes (RuleGapError): that game stops there and is counted,
+by clause, under `stopped_by_silence`; the rates by seat are over the games that finished, the
+round figures over the rounds that ended."""
 
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from typing import Any
 
 from loveletter_ref import Game, Phase
 from loveletter_ref.engine import DECIDING
+from loveletter_ref.errors import RuleGapError
 
 from .. import exitcodes
 from ..errors import UsageError
@@ -56,31 +61,26 @@ def simulate(edition_name: str, players: int, games: int, seed: int,
     rounds_per_game: list[int] = []
     turns_per_round: list[int] = []
     endings = Counter[str]()
+    silences = Counter[str]()
+    first_silent: int | None = None
     for done in range(games):
         game = Game(edition, players, seed=master.getrandbits(63))
         policy = random.Random(master.getrandbits(63))
-        while game.phase is not Phase.GAME_OVER:
-            game.start_round()
-            while game.phase in DECIDING:
-                game.apply_unchecked(game.sample_action(policy))
-            turns, ending = 0, MID_ROUND
-            for event in game.log:
-                if event["type"] == "turn":
-                    turns += 1
-                elif event["type"] == "eliminate":
-                    eliminations[event["by"]] += 1
-                elif event["type"] == "round_end":
-                    ending = event["reason"]
-            turns_per_round.append(turns)
-            endings[ending] += 1
-            round_wins.update(game.round_winners or [])
-        wins.update(game.game_winners or [])
-        rounds_per_game.append(game.round)
+        try:
+            _play(game, policy, eliminations, turns_per_round, endings, round_wins)
+        except RuleGapError as exc:  # a reading silent here: the game cannot go on, the next one can
+            silences[exc.clause] += 1
+            first_silent = done + 1 if first_silent is None else first_silent
+        else:
+            wins.update(game.game_winners or [])
+            rounds_per_game.append(game.round)
         if progress:
             progress.update(done + 1)
-    return {
-        "edition": edition.id, "players": players, "games": games, "seed": seed,
-        "win_rate_by_seat": {str(s): round(wins[s] / games, 4) for s in range(players)},
+    finished = games - sum(silences.values())
+    out = {
+        "edition": edition.id, "players": players, "games": games, "seed": seed, "finished": finished,
+        "win_rate_by_seat": {str(s): round(wins[s] / finished, 4) if finished else 0.0
+                             for s in range(players)},
         "round_wins_by_seat": {str(s): round_wins[s] for s in range(players)},
         "rounds_per_game": _summary(rounds_per_game),
         "turns_per_round": _summary(turns_per_round),
@@ -88,6 +88,31 @@ def simulate(edition_name: str, players: int, games: int, seed: int,
         "eliminations_by_card": {name: eliminations[name] for name in edition.names
                                  if eliminations[name]},
     }
+    if silences:
+        out["stopped_by_silence"] = {"games": sum(silences.values()), "first_game": first_silent,
+                                     "by_clause": dict(silences.most_common())}
+    return out
+
+
+def _play(game: Game, policy: random.Random, eliminations: Counter[str], turns_per_round: list[int],
+          endings: Counter[str], round_wins: Counter[int]) -> None:
+    """Play one game to its end with random legal actions, counting its rounds (RuleGapError where
+    the rules are silent)."""
+    while game.phase is not Phase.GAME_OVER:
+        game.start_round()
+        while game.phase in DECIDING:
+            game.apply_unchecked(game.sample_action(policy))
+        turns, ending = 0, MID_ROUND
+        for event in game.log:
+            if event["type"] == "turn":
+                turns += 1
+            elif event["type"] == "eliminate":
+                eliminations[event["by"]] += 1
+            elif event["type"] == "round_end":
+                ending = event["reason"]
+        turns_per_round.append(turns)
+        endings[ending] += 1
+        round_wins.update(game.round_winners or [])
 
 
 def _summary(values: list[int]) -> dict[str, float]:
@@ -116,4 +141,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"{key.replace('_', ' ')}: mean {summary['mean']}, min {summary['min']}, max {summary['max']}")
     print("round endings: " + ", ".join(f"{k} {v}" for k, v in stats["round_endings"].items()))
     print("eliminations by card: " + ", ".join(f"{k} {v}" for k, v in stats["eliminations_by_card"].items()))
+    silent = stats.get("stopped_by_silence")
+    if silent:
+        print(f"stopped where the rules are silent: {silent['games']} of {stats['games']} games (the first: "
+              f"game {silent['first_game']}); by clause: "
+              + ", ".join(f"{k} {v}" for k, v in silent["by_clause"].items()))
     return exitcodes.OK

@@ -1,13 +1,14 @@
 """Check spec files: every problem is printed as FILE:LINE:COL: message (exit 2); a valid file
-gets a one-line summary (exit 0). Quotes are checked against the shared rulebooks: the folder
-$LLCHECK_RULEBOOKS names (it must exist), else ../shared/rulebooks when it exists."""
+gets a one-line summary (exit 0). Quotes are checked against the shared rulebooks: the folders
+$LLCHECK_RULEBOOKS lists (separated by ':'; each must exist), else ../shared/rulebooks when it
+exists."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from loveletter_ref.paths import rulebooks_dir
+from loveletter_ref.paths import rulebook_dirs
 from loveletter_ref.spec import Edition, check_spec, find_spec, load_spec
 
 from .. import exitcodes
@@ -19,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     failed = False
-    books = rulebooks_dir()
+    books = rulebook_dirs()
     for name in args.files:
         problems = check_spec(name)
         if problems:
@@ -34,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         extra = f", {silent} silent, {contradicted} contradicted" if spec.kind == "reading" else ""
         print(f"{find_spec(name)}: ok: {spec.kind} {spec.id}, {len(spec.cards)} cards "
               f"({'/'.join(map(str, sizes))}), {len(spec.clauses)} clauses{extra}, "
-              f"{spec.min_players}-{spec.max_players} players; {_quotes(spec, books is not None)}")
+              f"{spec.min_players}-{spec.max_players} players; {_quotes(spec, bool(books))}")
     return exitcodes.BAD_INPUT if failed else exitcodes.OK
 
 

@@ -33,6 +33,9 @@ class Hello:
     editions: tuple[str, ...]
     capabilities: frozenset[str]
     protocol: str = "1"
+    ignored: tuple[str, ...] = ()
+    """Capabilities the engine claims that this llcheck does not know (a later minor addition to the
+    protocol, or a typo): left out of `capabilities`, and named in the report."""
 
     def can(self, capability: str) -> bool:
         """True when the engine claims `capability`."""

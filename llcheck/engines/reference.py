@@ -28,6 +28,9 @@ class ReferenceEngine(Engine):
         editions = tuple(specs) if specs is not None else tuple(known_specs())
         self.hello = Hello(name, __version__, editions, frozenset(CAPABILITIES))
         self.game: Game | None = None
+        self._served_as: str | None = None
+        """The edition id the game was started as, when its spec has another id (a reading served
+        as the edition it describes): states and views report the id the harness asked for."""
 
     def _spec(self, edition: str) -> Edition:
         if edition not in self.hello.editions:  # only what hello lists: an edition is never a path
@@ -57,7 +60,8 @@ class ReferenceEngine(Engine):
         except RuleGapError as exc:
             raise EngineFailure(str(exc)) from None  # the rules are silent here: the game cannot go on
         self.game = game
-        return Reply(True, events, game.state())
+        self._served_as = edition if game.edition.id != edition else None
+        return Reply(True, events, self._as_served(game.state()))
 
     def next_round(self, deck: Sequence[str]) -> Reply:
         game = self._game()
@@ -67,7 +71,13 @@ class ReferenceEngine(Engine):
             return Reply(False, reason=str(exc), clause=getattr(exc, "clause", None))
         except RuleGapError as exc:
             raise EngineFailure(str(exc)) from None
-        return Reply(True, events, game.state())
+        return Reply(True, events, self._as_served(game.state()))
+
+    def _as_served(self, state: Json) -> Json:
+        """A state or view naming the edition as the harness asked for it."""
+        if self._served_as is not None:
+            state["edition"] = self._served_as
+        return state
 
     def legal_actions(self) -> list[Json]:
         return list(map(dict, map(action_json, self._game().legal_actions())))
@@ -83,16 +93,16 @@ class ReferenceEngine(Engine):
             return Reply(False, reason=exc.reason, clause=exc.clause)
         except RuleGapError as exc:
             raise EngineFailure(str(exc)) from None
-        return Reply(True, events, game.state())
+        return Reply(True, events, self._as_served(game.state()))
 
     def state(self) -> Json:
-        return self._game().state()
+        return self._as_served(self._game().state())
 
     def view(self, player: int) -> Json:
         game = self._game()
         if not 0 <= player < game.players:
             raise EngineFailure(f"there is no player {player}")
-        return view(game, player)
+        return self._as_served(view(game, player))
 
 
 @lru_cache(maxsize=8192)

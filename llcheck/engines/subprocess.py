@@ -300,13 +300,12 @@ def _hello(answer: Json) -> Hello:
     capabilities = field(answer, "capabilities", list, "an array of capabilities")
     if not all(isinstance(e, str) for e in editions):
         raise ProtocolError("field 'editions' must list edition ids (strings)")
-    unknown = [c for c in capabilities if c not in CAPABILITIES]
-    if unknown:
-        raise ProtocolError(f"unknown capability {printable(repr(unknown[0]), 40)} "
-                            f"(known: {', '.join(CAPABILITIES)})")
+    if not all(isinstance(c, str) for c in capabilities):
+        raise ProtocolError("field 'capabilities' must list capability names (strings)")
+    ignored = tuple(dict.fromkeys(printable(c, 40) for c in capabilities if c not in CAPABILITIES))
     return Hello(printable(field(answer, "name", str, "a string"), 100),
                  printable(field(answer, "version", str, "a string"), 100),
-                 tuple(editions), frozenset(capabilities), protocol)
+                 tuple(editions), frozenset(c for c in capabilities if c in CAPABILITIES), protocol, ignored)
 
 
 def _reply(answer: Json) -> Reply:

@@ -23,7 +23,15 @@ from loveletter_ref.spec import Edition
 from ..engines.base import Engine, EngineFailure, Json, Reply
 from ..engines.guard import AdapterFailure, adapters_own, raised
 from ..engines.reference import action_json
-from ..harness.blame import card_clauses, event_suspects, first_index, kinds_clauses, state_suspects, unique
+from ..harness.blame import (
+    card_clauses,
+    event_suspects,
+    first_index,
+    kinds_clauses,
+    named_clause,
+    state_suspects,
+    unique,
+)
 from ..harness.compare import MISSING, comparable, comparable_events, format_keys, without_clauses
 from ..harness.results import Divergence as Point
 from ..harness.results import compact
@@ -115,7 +123,8 @@ class Lockstep:
 
     def _dealt(self, reply: Reply, want: list[Json]) -> None:
         if not reply.accepted:
-            suspects = kinds_clauses(self.edition, ("deck_size", "set_aside", "face_up", "deal"))
+            suspects = unique(named_clause(self.edition, reply.clause)
+                              + kinds_clauses(self.edition, ("deck_size", "set_aside", "face_up", "deal")))
             self._fail("deal", f"the engine refused the deal: {reply.reason}", suspects,
                        ("deal refused", "accepted", {"refused": reply.reason}))
         self._compare(reply, want, None, at_start=True)
@@ -202,8 +211,10 @@ class Lockstep:
         want = self.reference.apply_unchecked(action)
         reply = self._call(self.engine.apply, dict(action_json(action)), card=action.card)
         if not reply.accepted:
+            named = named_clause(self.edition, reply.clause)
+            suspects = unique(named + card_clauses(self.edition, action.card))
             self._fail("refused", f"the engine refused the legal action {action.describe()}: "
-                                  f"{reply.reason}", card_clauses(self.edition, action.card),
+                                  f"{reply.reason}", suspects,
                        ("action refused", "accepted", {"refused": reply.reason}))
         self._compare(reply, want, action)
 

@@ -91,6 +91,15 @@ def kinds_clauses(edition: Edition, kinds: Iterable[str]) -> list[str]:
     return general + [c for c in cards if c not in general]
 
 
+def named_clause(edition: Edition, clause: str | None) -> list[str]:
+    """The edition's clause an engine's refusal names (`clause`), matched by its key: a reading's
+    `it-2019.tokens.target` names `z19.tokens.target`; none when the edition has no such clause."""
+    if not isinstance(clause, str) or "." not in clause:
+        return []
+    own = f"{edition.prefix}.{clause.split('.', 1)[1]}"
+    return [own] if own in edition.clauses else []
+
+
 def card_clauses(edition: Edition, card: str | None) -> list[str]:
     """The ids of every rule of a card (by name), its value-and-count clause last."""
     if card is None:

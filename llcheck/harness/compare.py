@@ -2,7 +2,7 @@
 
 Values are compared as JSON: `true` is not `1`. Events are compared as exact lists once every
 `clause` field is dropped; states and views partially (only the keys a case gives); legal
-actions as sets. Keys the formats do not define (docs/formats.md, *Keys the formats do not
+actions as sets, each listed once. Keys the formats do not define (docs/formats.md, *Keys the formats do not
 define*) are left out first, in cases (the state kept after a refused action too), fuzzing and
 baselines alike (`comparable`). Each function returns None when the values agree, else a
 one-line detail.
@@ -11,6 +11,7 @@ one-line detail.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from functools import cache
 from typing import Any
 
@@ -101,7 +102,12 @@ def value_detail(expected: Any, actual: Any) -> str | None:
     if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
         for index, (a, b) in enumerate(zip(expected, actual, strict=True)):
             if not same(a, b):
-                return f"at [{index}]: expected {compact(a, DETAIL)}, got {compact(b, DETAIL)}"
+                return f"at [{index}]: {whole_value_detail(a, b)}"
+    return whole_value_detail(expected, actual)
+
+
+def whole_value_detail(expected: Any, actual: Any) -> str:
+    """`expected X, got Y`, each value shortened."""
     return f"expected {compact(expected, DETAIL)}, got {compact(actual, DETAIL)}"
 
 
@@ -129,16 +135,20 @@ def _key(action: Any) -> str:
 
 
 def actions_detail(expected: list[Any], actual: list[Any]) -> str | None:
-    """How two lists of legal actions differ as sets, or None."""
+    """How two lists of legal actions differ as sets, or that the actual one repeats an action; None
+    when neither (the order is free)."""
     want = {_key(a): a for a in expected}
     got = {_key(a): a for a in actual}
     missing = [want[k] for k in want if k not in got]
     extra = [got[k] for k in got if k not in want]
-    if not missing and not extra:
+    repeated = [got[key] for key, times in Counter(map(_key, actual)).items() if times > 1]
+    if not missing and not extra and not repeated:
         return None
     parts = []
     if missing:
         parts.append(f"{len(missing)} missing (first: {compact(missing[0])})")
     if extra:
         parts.append(f"{len(extra)} not legal (first: {compact(extra[0])})")
+    if repeated:
+        parts.append(f"{len(repeated)} listed more than once (first: {compact(repeated[0])})")
     return "; ".join(parts)

@@ -9,6 +9,7 @@ from collections import Counter
 from loveletter_ref.errors import escape_controls
 
 from .clauses import clause_quote
+from .compare import whole_value_detail
 from .report import Report
 from .results import (
     ERRORED,
@@ -38,8 +39,9 @@ def header(report: Report) -> list[str]:
     """Who was checked, with what."""
     info, hello = report.info, report.info.hello
     editions = ", ".join(info.options.get("editions") or hello.editions)
+    ignored = f"; ignored, unknown to this llcheck: {', '.join(hello.ignored)}" if hello.ignored else ""
     return [f"llcheck check: {hello.name} {hello.version} (protocol {hello.protocol}) via {info.impl}",
-            f"editions: {editions}; capabilities: {', '.join(sorted(hello.capabilities)) or 'none'}"]
+            f"editions: {editions}; capabilities: {', '.join(sorted(hello.capabilities)) or 'none'}{ignored}"]
 
 
 def failure(result: Result) -> list[str]:
@@ -67,7 +69,7 @@ def failure(result: Result) -> list[str]:
         d = result.divergence
         if result.kind == "case":
             lines.append(f"  {d.where()}: {d.what}")
-            if d.detail:
+            if d.detail and d.detail != whole_value_detail(d.expected, d.actual):  # else said just below
                 lines.append(f"    {d.detail}")
         else:  # the message says where, what differs, the suspects and the saved case
             lines += [f"  {result.message}", f"  {d.where()}: {d.what}"]
@@ -76,7 +78,10 @@ def failure(result: Result) -> list[str]:
     elif result.message:
         lines.append(f"  {result.message}")
     if result.replay_case is not None:
-        lines.append(f"  replay case: {compact(result.replay_case, WIDTH * 4)}")
+        replay_case = compact(result.replay_case)
+        lines.append(f"  replay case: {replay_case}" if len(replay_case) <= WIDTH * 4 else
+                     f"  replay case: {len(replay_case):,} characters, too long to show: the --json and "
+                     "--results reports hold it whole")
     if result.replay:
         lines.append(f"  replay: {result.replay}")
     return lines
@@ -146,5 +151,6 @@ def totals(report: Report) -> str:
     tally = report.tally
     text = f"{tally.line()} in {report.seconds:.2f}s"
     if report.interrupted:
-        text += f" (interrupted: {sum(tally[s] for s in STATUSES)} results kept)"
+        kept = sum(tally[s] for s in STATUSES)
+        text += f" (interrupted: {kept} result{'' if kept == 1 else 's'} kept)"
     return text

@@ -105,6 +105,14 @@ class Board:
         return either(*(self.s[f"shield{p}"] == num(i + 1, self.rnd.shield_bits)
                         for i, clause in enumerate(self.rnd.shields) if block in clause.rule["blocks"]))
 
+    def lapsing(self, x: BV) -> Bool:
+        """Seat x (symbolic) is protected by a clause that ends at the start of their own turn."""
+        bits = self.rnd.shield_bits
+        codes = [num(i + 1, bits) for i, clause in enumerate(self.rnd.shields)
+                 if clause.rule["until"] == "own_next_turn"]
+        return select(x, [either(*(self.s[f"shield{p}"] == code for code in codes))
+                          for p in range(self.layout.players)])
+
     def marked(self, p: int) -> Bool:
         """Seat p is marked by a force-next-target step: the next card played must choose them."""
         return self.s["forced"] == num(p + 1, self.s["forced"].size()) if "forced" in self.s else FALSE

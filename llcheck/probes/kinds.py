@@ -358,12 +358,8 @@ class Compare(StepEncoder):
 
 @encoder("protect")
 class Protect(StepEncoder):
-    """The player is protected until the start of their next turn."""
-
-    def validate(self, rule: object) -> None:
-        assert isinstance(rule, dict)
-        if rule["until"] != "own_next_turn":
-            raise self.refuse(f"until: {rule['until']}")
+    """The player is protected until the start of their next turn, or to the end of the round (the
+    turn's start lifts only the first kind: `Board.lapsing`)."""
 
     def apply(self, board: Board, play: Play) -> None:
         live = self.consult(board, play)

@@ -315,7 +315,8 @@ class RoundEncoding:
         board = Board(self, before, t)
         ok: Bool = before["run"]
         actor: BV = before["actor"]
-        board.shield(actor, None, ok)
+        if self.shields:
+            board.shield(actor, None, both(ok, board.lapsing(actor)))
         board.consult(self.key("turn_draw"), self.rule("turn_draw"), ok)
         board.draw_top(actor, ok)
         live = both(ok, z3.Not(board.over_limit(actor, ok))) if self.limits else ok  # still in: decides

@@ -138,7 +138,8 @@ class Effects:
             self.eliminate(loser, play.card, deciding)
 
     def step_protect(self, step: Step, play: Play) -> None:
-        """Protect the player until the start of their next turn."""
+        """Protect the player until the start of their next turn, or to the end of the round
+        (`until`; the protection ends at the start of their turn, `_begin_turn`)."""
         step.clause.need()
         self.protected[play.player] = step.clause
         self.log.append({"type": "protect", "player": play.player})

@@ -208,7 +208,8 @@ class Game(Effects):
         self.phase = PLAYING
         log = self.log
         log.append({"type": "turn", "player": player})
-        if self.protected[player] is not None:
+        shield = self.protected[player]
+        if shield is not None and shield.rule["until"] == "own_next_turn":  # else: until the round ends
             self.protected[player] = None
             log.append({"type": "unprotect", "player": player})
         rule = self.tables.general["turn_draw"]

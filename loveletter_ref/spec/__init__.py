@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, SpecError
-from ..paths import rulebooks_dir, spec_dir
+from ..paths import rulebook_dirs, spec_dir
 from .compile import compile_spec
 from .extend import merge
 from .model import OPTIONAL_GENERAL_IDS, Card, Clause, ClauseStatus, Edition, Source, Step
@@ -92,7 +92,7 @@ def _checked(data: Any, positions: Positions, file: str) -> Edition | None:
     if problems:
         raise SpecError(problems)
     described = _described(data, positions, file)
-    problems = semantic_problems(data, positions, file, rulebooks_dir(), _kind_of(described), described)
+    problems = semantic_problems(data, positions, file, rulebook_dirs(), _kind_of(described), described)
     if problems:
         raise SpecError(problems)
     return described

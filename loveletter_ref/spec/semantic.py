@@ -33,7 +33,7 @@ def rule_kinds(raw: dict[str, Any], vocabulary: tuple[str, ...]) -> list[str]:
 
 
 def semantic_problems(data: dict[str, Any], positions: Positions, file: str,
-                      rulebooks: Path | None = None,
+                      rulebooks: tuple[Path, ...] = (),
                       kind_of: KindOf | None = None,
                       described: Edition | None = None) -> list[Problem]:
     """Every semantic problem of a schema-valid spec, located.
@@ -53,7 +53,7 @@ def semantic_problems(data: dict[str, Any], positions: Positions, file: str,
 class _Checks:
     """One pass over a spec; `run` yields (pointer, message) for each problem."""
 
-    def __init__(self, data: dict[str, Any], positions: Positions, rulebooks: Path | None,
+    def __init__(self, data: dict[str, Any], positions: Positions, rulebooks: tuple[Path, ...],
                  kind_of: KindOf, described: Edition | None):
         self.data = data
         self.positions = positions
@@ -411,7 +411,7 @@ class _Checks:
                 yield pointer + ("doc",), f"source document {doc!r} is not declared in sources"
                 continue
             file = declared[doc].get("file")
-            if not file or source.get("paraphrase") or self.rulebooks is None:
+            if not file or source.get("paraphrase") or not self.rulebooks:
                 continue
             lines = self._rulebook(self.rulebooks, file)
             if isinstance(lines, str):
@@ -448,23 +448,24 @@ class _Checks:
         for i, clause in enumerate(self.data["rules"]):
             yield from clause_sources(clause, ("rules", i))
 
-    def _rulebook(self, folder: Path, file: str) -> list[str] | str:
+    def _rulebook(self, folders: tuple[Path, ...], file: str) -> list[str] | str:
         """The lines of a rulebook file, or why it cannot be read."""
         if file not in self._lines:
-            self._lines[file] = _read_rulebook(folder, file)
+            self._lines[file] = _read_rulebook(folders, file)
         return self._lines[file]
 
 
-def _read_rulebook(folder: Path, file: str) -> list[str] | str:
-    """The lines of `folder`/`file`, or why they cannot be read (the same words for every file of
-    a missing folder)."""
-    if not folder.is_dir():
-        return (f"rulebooks folder {folder} does not exist (LLCHECK_RULEBOOKS must name the folder "
-                "that holds the rulebook files)")
-    path = folder / file
-    if not path.is_file():
-        return (f"rulebook file {file!r} is not in {folder} (set LLCHECK_RULEBOOKS to the folder "
-                "that holds it, or mark the quotes as paraphrases)")
+def _read_rulebook(folders: tuple[Path, ...], file: str) -> list[str] | str:
+    """The lines of `file` in the first of `folders` that holds it, or why they cannot be read (the
+    same words for every file of a missing folder)."""
+    missing = [folder for folder in folders if not folder.is_dir()]
+    if missing:
+        return (f"rulebooks folder {missing[0]} does not exist (LLCHECK_RULEBOOKS must name the folders "
+                "that hold the rulebook files)")
+    path = next((folder / file for folder in folders if (folder / file).is_file()), None)
+    if path is None:
+        return (f"rulebook file {file!r} is not in {' or '.join(map(str, folders))} (add the folder that "
+                "holds it to LLCHECK_RULEBOOKS, or mark the quotes as paraphrases)")
     try:
         return path.read_text(encoding="utf-8").split("\n")
     except (OSError, UnicodeDecodeError) as exc:

@@ -10,7 +10,8 @@ wrong-id, error-on-view, bad-events (breaks the schema, not the comparison), spa
 (starts a child that would outlive it, writes the child's pid to the file named by
 LLCHECK_TEST_MARKER, then hangs), banner (prints text before the hello),
 crash-once (crashes on the first start only, using a marker file named by LLCHECK_TEST_MARKER),
-dies-after-crash (crashes on its first start; every later copy dies before its hello).
+dies-after-crash (crashes on its first start; every later copy dies before its hello),
+new-capability (claims a capability this llcheck does not know, besides the real ones).
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ def main(mode: str) -> int:
             print("<html>oops</html>", flush=True)
             continue
         response = server.respond(line)
+        if mode == "new-capability" and op == "hello":
+            response["capabilities"] = ["undo", *response["capabilities"]]
         if mode == "wrong-id" and op == "state":
             response["id"] += 1
         if mode == "error-on-view" and op == "view":
