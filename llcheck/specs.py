@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from loveletter_ref.spec import Edition, load_spec
 
 from .errors import UsageError
@@ -56,3 +58,9 @@ def check_players(edition: Edition, players: int) -> None:
     if not edition.supports(players):
         raise UsageError(f"{edition.id} is for {edition.min_players}-{edition.max_players} players, "
                          f"not {players}")
+
+
+def as_described(spec: Edition) -> Edition:
+    """A reading under the id of the edition it describes (its clauses keep their own ids), as an
+    engine playing it is asked for it; an edition as it is."""
+    return replace(spec, id=spec.describes) if spec.kind == "reading" and spec.describes else spec

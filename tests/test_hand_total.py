@@ -125,12 +125,6 @@ def test_check_over_the_protocol_serves_the_reference_the_edition_file():
     assert main(["check", "--edition", str(KANAI_FILE), "--fuzz", "5", "-q"]) == 0
 
 
-def test_check_refuses_a_reading_file_as_an_edition_and_says_what_to_do(capsys):
-    reading = str(spec_dir() / "readings" / "nl-2019.yaml")
-    assert main(["check", "--edition", reading, "--fuzz", "5"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "is a reading of z-man-2019" in err
-    assert f"--impl 'llcheck serve --spec {reading}' --edition z-man-2019" in err
 
 
 def test_disputes_find_a_game_that_a_different_limit_changes(capsys, tmp_path):

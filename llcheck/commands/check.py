@@ -46,6 +46,7 @@ from ..harness.runner import run_cases
 from ..harness.select import DEFAULT_GROUPS, Selection
 from ..harness.text import text_report
 from ..progress import Progress
+from ..specs import as_described
 
 DEFAULT_IMPL = "python -m llcheck serve"
 """How reports name the default engine: the bundled reference engine over the protocol."""
@@ -303,17 +304,27 @@ class _Replay:
 
 
 def _spec_files(values: list[str] | None) -> dict[str, Edition]:
-    """The --edition values that name edition files rather than bundled ids, loaded (SpecError when
-    one is not a valid spec, UsageError when it is a reading)."""
+    """The --edition values that name spec files rather than bundled ids, loaded (SpecError when one
+    is not a valid spec). A reading is taken as the edition it describes, played by its rules: the
+    engine is asked for that edition, the reference plays the reading (`as_described`)."""
     known = known_specs()
-    files = {value: load_spec(Path(value)) for value in values or ()
+    files = {value: as_described(load_spec(Path(value))) for value in values or ()
              if value not in known and (value.endswith((".yaml", ".yml")) or _is_file(value))}
-    for value, spec in files.items():
-        if spec.kind == "reading":
-            raise UsageError(f"--edition takes an edition; {value} is a reading of {spec.describes}: run "
-                             f"the {spec.describes} corpus against it with --impl 'llcheck serve --spec "
-                             f"{value}' --edition {spec.describes}, or compare it with llcheck disputes")
+    described = [spec.id for spec in files.values() if spec.kind == "reading"]
+    for value in values or ():
+        if value in described:
+            raise UsageError(f"--edition {value} is also given as a reading of it: give one or the other")
     return files
+
+
+def _check_readings(args: argparse.Namespace, files: dict[str, Edition]) -> None:
+    """UsageError for --properties with a reading: the properties are built from an edition's rules,
+    which a reading may leave silent (fuzzing plays the reading, and stops a game at a silence)."""
+    reading = next((value for value, spec in files.items() if spec.kind == "reading"), None)
+    if reading is not None and args.properties:
+        raise UsageError(f"--properties checks an edition's rules; {reading} is a reading, which may leave "
+                         "them silent: check an engine against it with --fuzz")
+
 
 
 def _corpus(args: argparse.Namespace, files: dict[str, Edition]) -> list[Case]:
@@ -365,11 +376,17 @@ def _select(args: argparse.Namespace, corpus: list[Case], engine: Engine, files:
     if baselines is not None:
         baselines.require_played(engine.hello.editions)
     selection = Selection(editions, _groups(args), args.assume, args.only, args.skip)
-    cases = selection.choose(corpus)
+    readings = {spec.id for spec in files.values() if spec.kind == "reading"}
+    cases = [case for case in selection.choose(corpus) if case.edition not in readings]
     if not cases and not (baselines is not None and baselines.selects(selection.wants_id)) and \
             not any(map(selection.wants_id, _campaign_ids(args, _specs(editions, files)))):
-        own = [spec for spec in files.values() if not any(case.edition == spec.id for case in corpus)]
+        own = [spec for spec in files.values() if spec.kind == "reading"
+               or not any(case.edition == spec.id for case in corpus)]
         if own and not (args.properties or args.fuzz):
+            if own[0].kind == "reading":
+                raise UsageError(f"--edition {own[0].path}: the corpus's {own[0].id} cases state the "
+                                 "edition's rules, not the reading's: check an engine against a reading "
+                                 "with --fuzz, against the reference engine playing it")
             raise UsageError(f"the corpus has no case for {own[0].id}, an edition of your own: check "
                              "it with --properties and --fuzz, against the reference engine playing "
                              "its file")
@@ -422,6 +439,7 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
     _check_names(args)
     _check_paths(args)
     files = _spec_files(args.edition)
+    _check_readings(args, files)
     reference = _reference_specs(args, files)
     args.edition = [files[e].id if e in files else e for e in args.edition or ()] or None
     impl: Impl = args.impl if args.impl is not None else serve_command(reference)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,7 @@ from ..perft import (
     table_path,
     total,
 )
-from ..specs import check_players, edition_arg
+from ..specs import as_described, check_players, edition_arg
 
 MAX_DEPTH = 40
 """No round of any edition lasts this many decisions."""
@@ -86,6 +87,9 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError("give --depth N")
     if args.impl is None:
         return _count(deal, edition, args)
+    if edition.kind == "reading":  # an engine playing a reading is asked for the edition it describes
+        edition = as_described(edition)
+        deal = replace(deal, edition=edition.id)
     try:
         engine = _open(args)
         try:

@@ -20,6 +20,7 @@ from loveletter_ref.errors import escape_controls
 from loveletter_ref.spec import load_spec
 
 from ..errors import UsageError
+from ..specs import as_described
 from .base import Engine, EngineFailure
 from .guard import Guarded, adapters_own, described
 from .pipes import printable
@@ -73,7 +74,8 @@ def open_engine(impl: Impl, *, timeout: float = 10.0, validate: bool = False,
     UsageError when `impl` cannot name an engine; EngineFailure when it does not start.
     """
     if isinstance(impl, str) and impl == REFERENCE:
-        return ReferenceEngine({spec.id: spec for spec in map(load_spec, specs)} if specs else None)
+        return ReferenceEngine({spec.id: spec for spec in (as_described(load_spec(name)) for name in specs)}
+                               if specs else None)
     if isinstance(impl, str) and impl.startswith(PYTHON_PREFIX):
         engine = _python_engine(impl)
         return Guarded(engine) if guard else engine

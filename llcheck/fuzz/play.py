@@ -64,6 +64,8 @@ class Tally:
     rounds: int = 0
     actions: int = 0
     probes: int = 0
+    silenced: int = 0
+    """Games stopped where the reference's rules are silent (a reading's silences)."""
 
 
 def play_game(step: Lockstep, horizon: int, tape: Tape, tally: Tally) -> None:
