@@ -266,7 +266,7 @@ def outcome(witness: Witness, a_label: str, b_label: str) -> str:
             if look.status == "refused":
                 return f"so {label} refuses what {other} allows ({look.clause})"
             if look.status == "gap":
-                return f"so {label} cannot go on without deciding {look.clause}, which {other} decides"
+                return f"so {label} cannot go on, its rules silent at {look.clause}, where {other} plays on"
     parts = []
     for seat in range(witness.players):
         if la.alive and lb.alive and la.alive[seat] != lb.alive[seat]:
