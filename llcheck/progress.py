@@ -32,3 +32,27 @@ class Progress:
         if self.enabled and time.monotonic() - self.start >= 0.5:
             sys.stderr.write("\r" + " " * 70 + "\r")
             sys.stderr.flush()
+
+
+class Status:
+    """One line on stderr saying what a long command is doing now, rewritten in place; shown only
+    on a terminal, and erased at the end."""
+
+    def __init__(self, enabled: bool | None = None):
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.width = 0
+
+    def __call__(self, text: str) -> None:
+        """Say what is being done now."""
+        if self.enabled:
+            line = text[:100]
+            sys.stderr.write("\r" + line.ljust(self.width))
+            sys.stderr.flush()
+            self.width = len(line)
+
+    def close(self) -> None:
+        """Erase the line."""
+        if self.enabled and self.width:
+            sys.stderr.write("\r" + " " * self.width + "\r")
+            sys.stderr.flush()
+            self.width = 0

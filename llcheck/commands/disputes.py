@@ -40,6 +40,7 @@ from ..disputes import (
 )
 from ..disputes.catalogue import DEFAULT_BUDGET, DEFAULT_DATA, DEFAULT_OUTPUT, DEFAULT_Z3, Catalogue
 from ..errors import UsageError
+from ..progress import Status
 from ..specs import parse_choices, version_choices
 
 TIMEOUT = 20.0
@@ -92,7 +93,11 @@ def run(args: argparse.Namespace) -> int:
         data = audit_json(sides[0], audit(sides[0], budget, timeout))
         _print(data, args.json, audit_text)
         return exitcodes.OK if all(v["status"] == "vacuous" for v in data["verdicts"]) else exitcodes.FAILED
-    comparison = compare(sides[0], sides[1], budget, timeout, alone=not args.no_alone)
+    status = Status()
+    try:
+        comparison = compare(sides[0], sides[1], budget, timeout, alone=not args.no_alone, say=status)
+    finally:
+        status.close()
     data = comparison_json(comparison)
     _print(data, args.json, comparison_text)
     return exitcodes.OK if all(v["status"] == "vacuous" for v in data["verdicts"]) else exitcodes.FAILED

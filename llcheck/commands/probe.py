@@ -26,6 +26,7 @@ from ..probes.conditions import clause_applies
 from ..probes.layout import ProbeError
 from ..probes.prover import NOT_APPLICABLE, UNREACHABLE, Prover, Verdict
 from ..probes.unroll import encodable
+from ..progress import Status
 from ..specs import check_players, edition_arg, parse_choices, version_choices
 from ..workers import in_workers
 
@@ -181,17 +182,32 @@ def run(args: argparse.Namespace) -> int:
         jobs.append((edition, players))
     reports = []
     failed = False
+    status = Status()
+    status(_working(jobs, 0))
     try:
         for report in _results(args, jobs, names):
             reports.append(report)
             failed |= any(r["surprise"] for r in report["results"])
+            status.close()
             if not args.json:
                 _print(report)
                 sys.stdout.flush()
+            if len(reports) < len(jobs):
+                status(_working(jobs, len(reports)))
     finally:
+        status.close()
         if args.json:
             print(json.dumps(reports, indent=2))
     return exitcodes.FAILED if failed else exitcodes.OK
+
+
+def _working(jobs: list[tuple[Edition, int]], done: int) -> str:
+    """What a probe run is doing, for the status line."""
+    if not jobs:
+        return ""
+    edition, players = jobs[done]
+    return (f"probing {edition.id} with {players} players ({done} of {len(jobs)} done; each query may take "
+            "up to --timeout)")
 
 
 def _print(report: dict[str, Any]) -> None:

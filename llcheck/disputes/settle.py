@@ -16,7 +16,7 @@ no game ever does.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -91,11 +91,12 @@ CASES = {"several": "several players", "none": "nobody"}
 
 
 def compare(a: Side, b: Side, budget: Budget, z3_timeout: float,
-            keys: Iterable[str] | None = None, alone: bool = True) -> Comparison:
+            keys: Iterable[str] | None = None, alone: bool = True,
+            say: Callable[[str], None] = lambda text: None) -> Comparison:
     """Settle every clause on which `a` and `b` differ (or only `keys`).
 
     With `alone`, each clause left undecided is also settled on its own: between `a` and `a`
-    with only that clause taken from `b`.
+    with only that clause taken from `b`. `say` hears what is being done, as it starts.
     """
     wanted = set(keys) if keys is not None else None
     every, alike = line_up(a.edition, b.edition)
@@ -115,12 +116,14 @@ def compare(a: Side, b: Side, budget: Budget, z3_timeout: float,
             verdicts[d.key] = Verdict(d.key, UNDECIDED, d.a, d.b, a, b, reason=masked)
         else:
             searchable.append(d)
+    say(f"playing games that tell {a.label} and {b.label} apart on {len(searchable)} clauses")
     search = _search(a, b, searchable, budget, {d.key: counts if d.kind in SETUP else open_counts
                                                 for d in searchable})
-    for d in searchable:
+    for i, d in enumerate(searchable, 1):
         if d.key in search.found:
             verdicts[d.key] = Verdict(d.key, OBSERVABLE, d.a, d.b, a, b, witness=search.found[d.key])
         else:
+            say(f"proving with z3 that {d.key} never matters ({i} of {len(searchable)})")
             verdicts[d.key] = _z3_verdict(d, a, b, open_counts or counts, budget, z3_timeout, search,
                                           _masked_note(counts, setups, d))
     if alone:
@@ -128,8 +131,10 @@ def compare(a: Side, b: Side, budget: Budget, z3_timeout: float,
             if verdict.a.kind == "card" or verdict.key == PLAYERS:
                 continue
             if verdict.status == UNDECIDED:
+                say(f"settling {verdict.key} on its own")
                 verdict.alone = _alone(a, b, verdict.key, budget, z3_timeout)
             elif verdict.status == VACUOUS and _masked_by_gaps(verdict, (a, b)):
+                say(f"settling {verdict.key} on its own")
                 base, donor = (b, a) if verdict.proof[0]["spec"] == a.label else (a, b)
                 verdict.alone = _alone(base, donor, verdict.key, budget, z3_timeout)
     return Comparison(a, b, [verdicts[d.key] for d in diffs], alike, masked)
