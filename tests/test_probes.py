@@ -259,3 +259,15 @@ def test_probe_command_says_per_query_what_it_does_not_model(capsys, tmp_path):
     assert "not modelled" in out and "tiny.chancellor.draw-return" in out
     proof = next(line for line in out.splitlines() if line.strip().startswith("card-in-two-places"))
     assert "unknown" in proof and "tiny.chancellor.draw-return" in proof
+
+
+def test_a_clause_silent_in_part_is_named_as_not_probed(capsys):
+    """nl-2019-classic-variant.round.next-first names the round's winner only: who starts after a
+    round won by several players, or by nobody, is open, and decides a round the probes do not play."""
+    code = main(["probe", "--edition", "nl-2019-classic-variant", "--players", "2", "--query",
+                 "protected-player-chosen", "--json"])
+    [report] = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["partly_silent"] == ["round.next-first (several, none)"]
+    assert main(["probe", "--edition", "classic", "--players", "2", "--query",
+                 "protected-player-chosen"]) == 0
+    assert "silent in part" not in capsys.readouterr().out

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from loveletter_ref.spec import OPTIONAL_GENERAL_IDS, Edition, known_specs
+from loveletter_ref.spec.model import OPTIONAL_PARTS
 
 from .. import exitcodes
 from ..arguments import seconds
@@ -81,7 +82,8 @@ def probe(edition_name: str, choices: dict[str, int], players: int, names: list[
         row.update(group="silences", expected=None)
         row["surprise"] = _surprise(row)
         results.append(row)
-    return {"edition": edition.id, "players": players, "build_seconds": round(prover.build_seconds, 3),
+    return {"edition": edition.id, "players": players, "partly_silent": partly_silent(edition),
+            "build_seconds": round(prover.build_seconds, 3),
             "unsupported": prover.unsupported, "unmodelled": prover.unmodelled,
             "invariant": prover.invariant, "invariant_seconds": round(prover.invariant_seconds, 3),
             "invariant_failure": prover.invariant_failure or None, "results": results}
@@ -90,6 +92,14 @@ def probe(edition_name: str, choices: dict[str, int], players: int, names: list[
 def silences(edition: Edition) -> list[str]:
     """The keys of a spec's silent clauses (each gets its own witness, when a game reaches it)."""
     return sorted(c.key for c in edition.clauses.values() if c.silent)
+
+
+def partly_silent(edition: Edition) -> list[str]:
+    """The clauses a reading states in part, each with the cases it leaves open: `round.next-first
+    (several, none)`. They decide the next round, beyond the one round the probes play."""
+    return [f"{c.key} ({', '.join(part for part in OPTIONAL_PARTS[c.kind] if part not in c.rule)})"
+            for c in edition.clauses.values() if not c.silent and c.kind in OPTIONAL_PARTS
+            and any(part not in c.rule for part in OPTIONAL_PARTS[c.kind])]
 
 
 def has_clause(edition: Edition, key: str) -> bool:
@@ -223,6 +233,9 @@ def _print(report: dict[str, Any]) -> None:
           f"(encoded in {report['build_seconds']:.1f} s; {invariant})")
     for rule in report["unmodelled"]:
         print(f"  not modelled (a round that reaches it proves nothing beyond it): {rule}")
+    for clause in report["partly_silent"]:
+        print(f"  silent in part, not probed (it decides the next round; the probes play one): {clause}; "
+              f"llcheck disputes {report['edition']} finds a game that needs it")
     rows = report["results"]
     width = max(len(row["condition"]) for row in rows)
     first_silence = next((row for row in rows if row["group"] == "silences"), None)
