@@ -134,7 +134,7 @@ def test_the_github_workflow_triggers_and_actions():
     assert not any("${{" in value for value in env.values()), "an expression the test cannot evaluate"
     steps = workflow["jobs"]["llcheck"]["steps"]
     uses = {step["uses"].partition("@")[0]: step.get("with", {}) for step in steps if "uses" in step}
-    assert uses["actions/cache"]["path"] == ".hypothesis"
+    assert uses["actions/cache"]["path"] == env["HYPOTHESIS_STORAGE_DIRECTORY"] == ".hypothesis"
     assert uses["mikepenz/action-junit-report"]["report_paths"] == "llcheck-junit.xml"
     assert uses["actions/upload-artifact"]["path"].split() == ["llcheck-report.json", "llcheck-results.jsonl"]
     published = [step for step in steps if step.get("uses", "").startswith(("mikepenz", "actions/upload"))]
@@ -187,6 +187,7 @@ def _gitlab(machine: dict[str, Any], changed: bool) -> Callable[[], None]:
     job = yaml.safe_load(recipes()["gitlab"])["llcheck"]
     variables = {key: str(value) for key, value in job["variables"].items()}
     assert job["cache"]["paths"] == [".hypothesis/"]
+    assert variables["HYPOTHESIS_STORAGE_DIRECTORY"] == ".hypothesis"
     assert job["artifacts"]["reports"]["junit"] == "llcheck-junit.xml"
     assert job["artifacts"]["when"] == "always"
     for command in job["before_script"]:
