@@ -7,6 +7,11 @@ adapter's method lets out into `AdapterFailure`, an `EngineFailure` whose messag
 raised (`the engine raised SystemExit(5)`), so that the case, game or count it was playing fails
 and the run goes on. A KeyboardInterrupt that may come from a real Ctrl-C (`real_interrupt`)
 passes through. `checked_hello` refuses an adapter whose `hello` is missing or not a `Hello`.
+
+The guard also keeps the harness and the adapter apart as a protocol does: the adapter gets its
+own copy of every deck and action (changing one cannot change what the harness records), and
+what it answers must be a `Reply` holding JSON values (a tuple where a list belongs is named as
+such, not compared as a different value).
 """
 
 from __future__ import annotations
@@ -91,22 +96,24 @@ class Guarded(Engine):
 
     def start(self, edition: str, players: int, deck: Sequence[str], first_player: int = 0,
               tokens: Sequence[int] | None = None) -> Reply:
-        return self._call(self.inner.start, edition, players, deck, first_player, tokens)
+        copied = list(tokens) if tokens is not None else None
+        return _reply("start", self._call(self.inner.start, edition, players, list(deck), first_player,
+                                          copied))
 
     def next_round(self, deck: Sequence[str]) -> Reply:
-        return self._call(self.inner.next_round, deck)
+        return _reply("next_round", self._call(self.inner.next_round, list(deck)))
 
     def legal_actions(self) -> list[Json]:
-        return self._call(self.inner.legal_actions)
+        return _json("legal_actions", self._call(self.inner.legal_actions), list)
 
     def apply(self, action: Json) -> Reply:
-        return self._call(self.inner.apply, action)
+        return _reply("apply", self._call(self.inner.apply, _copied(action)))
 
     def state(self) -> Json:
-        return self._call(self.inner.state)
+        return _json("state", self._call(self.inner.state), dict)
 
     def view(self, player: int) -> Json:
-        return self._call(self.inner.view, player)
+        return _json("view", self._call(self.inner.view, player), dict)
 
     def close(self) -> None:
         self._call(self.inner.close)
@@ -116,3 +123,51 @@ class Guarded(Engine):
         if name == "inner":  # not set yet (a failed __init__): no recursion
             raise AttributeError(name)
         return getattr(self.inner, name)
+
+
+def _copied(value: Any) -> Any:
+    """A copy of a JSON value that shares nothing with it."""
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    return value
+
+
+def _reply(request: str, reply: Any) -> Reply:
+    """The adapter's answer to `request`, when it is a Reply of JSON values (AdapterFailure if not)."""
+    if not isinstance(reply, Reply):
+        raise AdapterFailure(f"the engine's {request} returned {type(reply).__name__}, not an "
+                             "llcheck.engines.Reply")
+    if reply.state is not None:
+        _json("state", reply.state, dict, f" answering {request}")
+    _json("events", reply.events, list, f" answering {request}")
+    return reply
+
+
+def _json(what: str, value: Any, kind: type, context: str = "") -> Any:
+    """`value` when it is a JSON value of `kind` (dict: an object, list: an array) all through;
+    AdapterFailure naming the first place where it is not."""
+    wrong = _not_json(value, "") if isinstance(value, kind) else f" is a {type(value).__name__}"
+    if wrong is None:
+        return value
+    name = "an object" if kind is dict else "an array"
+    raise AdapterFailure(f"the engine's {what}{context} is not JSON: {what}{wrong} ({name} of JSON "
+                         "values is expected: lists, not tuples)")
+
+
+def _not_json(value: Any, at: str) -> str | None:
+    """Where a value stops being JSON (`.deck is a tuple`), or None."""
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return None
+    if isinstance(value, list):
+        return next((found for i, item in enumerate(value) if (found := _not_json(item, f"{at}[{i}]"))), None)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return f"{at} has the key {key!r}, not a string"
+            found = _not_json(item, f"{at}.{key}")
+            if found:
+                return found
+        return None
+    return f"{at} is a {type(value).__name__}"

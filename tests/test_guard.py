@@ -1,0 +1,65 @@
+"""An in-process adapter is kept apart from the harness as a protocol program is: it gets copies
+of what it is sent, and what it answers must be a Reply of JSON values."""
+
+from __future__ import annotations
+
+import pytest
+
+from llcheck.engines import ReferenceEngine, Reply
+from llcheck.engines.guard import AdapterFailure, Guarded
+from loveletter_ref import load_spec
+
+DECK = [load_spec("classic").names[c] for c in load_spec("classic").deck(2)]
+
+
+class TupleDeck(ReferenceEngine):
+    """Answers its state's deck as a tuple."""
+
+    def start(self, *args, **kwargs) -> Reply:
+        reply = super().start(*args, **kwargs)
+        reply.state["deck"] = tuple(reply.state["deck"])
+        return reply
+
+
+class NoReply(ReferenceEngine):
+    """Forgets to return the Reply of apply."""
+
+    def apply(self, action: dict) -> Reply:
+        super().apply(action)
+        return None  # type: ignore[return-value]
+
+
+class ChangesWhatItGets(ReferenceEngine):
+    """Plays the action, then scribbles on the dict and the deck it was given."""
+
+    def start(self, edition, players, deck, first_player=0, tokens=None) -> Reply:
+        reply = super().start(edition, players, deck, first_player, tokens)
+        deck.clear()
+        return reply
+
+    def apply(self, action: dict) -> Reply:
+        reply = super().apply(action)
+        action["target"] = 99
+        return reply
+
+
+def test_a_tuple_where_a_list_belongs_is_named_not_compared():
+    with pytest.raises(AdapterFailure, match=r"^the engine's state answering start is not JSON: "
+                                             r"state\.deck is a tuple \(an object of JSON values"):
+        Guarded(TupleDeck()).start("classic", 2, DECK, 0, [0, 0])
+
+
+def test_an_answer_that_is_not_a_reply_is_named():
+    engine = Guarded(NoReply())
+    assert engine.start("classic", 2, DECK, 0, [0, 0]).accepted
+    with pytest.raises(AdapterFailure, match="^the engine's apply returned NoneType, not an llcheck"):
+        engine.apply(engine.legal_actions()[0])
+
+
+def test_the_adapter_gets_copies_so_what_the_harness_sends_and_records_stays_as_sent():
+    engine = Guarded(ChangesWhatItGets())
+    deck = list(DECK)
+    assert engine.start("classic", 2, deck, 0, [0, 0]).accepted and deck == DECK
+    action = engine.legal_actions()[0]
+    sent = dict(action)
+    assert engine.apply(action).accepted and action == sent
