@@ -468,3 +468,17 @@ def test_output_closed_early_is_exit_141_not_a_pass_and_no_traceback():
         err = reader.stderr.read()
         assert reader.wait(timeout=60) == 141
     assert err == b""
+
+
+def test_an_adapter_module_that_fails_as_it_is_imported_is_an_engine_that_cannot_start(capsys, tmp_path):
+    report = tmp_path / "j.xml"
+    code, out, err = run(capsys, "check", "--impl", "python:failing_import:Engine", "--junit", str(report))
+    assert (code, out) == (3, "")
+    assert err == ("llcheck check: cannot talk to the engine python:failing_import:Engine: cannot import "
+                   "'failing_import' for python:failing_import:Engine: ModuleNotFoundError: No module named "
+                   "'a_dependency_nobody_installed'\n")
+    assert "engine/start" in report.read_text()
+    code, _, err = run(capsys, "serve", "--impl", "python:failing_import:Engine")
+    assert code == 3 and err.startswith("llcheck serve: cannot start the engine python:failing_import:Engine")
+    code, _, err = run(capsys, "check", "--impl", "python:no_module_of_that_name:Engine")
+    assert code == 2 and "No module named 'no_module_of_that_name'" in err

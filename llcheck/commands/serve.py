@@ -13,8 +13,9 @@ import sys
 from loveletter_ref.spec import Edition
 
 from .. import exitcodes
-from ..engines import Engine, ReferenceEngine
+from ..engines import Engine, EngineFailure, ReferenceEngine
 from ..engines.loader import PYTHON_PREFIX, REFERENCE, open_engine
+from ..engines.pipes import printable
 from ..errors import UsageError
 from ..protocol.server import serve
 from ..specs import edition_arg, parse_choices, version_choices
@@ -58,7 +59,11 @@ def make_engine(args: argparse.Namespace) -> Engine:
 
 
 def run(args: argparse.Namespace) -> int:
-    engine = make_engine(args)
+    try:
+        engine = make_engine(args)
+    except EngineFailure as exc:  # an adapter that cannot be made: before any request is read
+        print(f"llcheck serve: cannot start the engine {printable(args.impl)}: {exc}", file=sys.stderr)
+        return exitcodes.ENGINE
     try:
         serve(engine, sys.stdin.buffer, sys.stdout.buffer, sys.stderr if args.trace else None)
     finally:

@@ -103,7 +103,8 @@ def engine_factory(impl: Impl, *, timeout: float = 10.0, validate: bool = False,
 
 
 def load_object(impl: str) -> Any:
-    """The object a `python:MODULE:NAME` impl names (UsageError when it cannot be imported)."""
+    """The object a `python:MODULE:NAME` impl names: UsageError when no such module or name exists,
+    EngineFailure when the module exists but raises as it is imported (a dependency it lacks, say)."""
     module_name, sep, name = impl[len(PYTHON_PREFIX):].rpartition(":")
     if not sep or not module_name or not name:
         raise UsageError(f"expected python:MODULE:CLASS, not {impl!r}")
@@ -111,10 +112,14 @@ def load_object(impl: str) -> Any:
         sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
-    except BaseException as exc:  # an adapter module that fails to import is the user's to fix
+    except BaseException as exc:
         if not adapters_own(exc):
             raise
-        raise UsageError(f"cannot import {module_name!r} for {printable(impl)}: {described(exc)}") from None
+        message = f"cannot import {module_name!r} for {printable(impl)}: {described(exc)}"
+        missing = getattr(exc, "name", None) if isinstance(exc, ModuleNotFoundError) else None
+        if missing is not None and (module_name == missing or module_name.startswith(missing + ".")):
+            raise UsageError(message) from None  # a wrong name: the command line is to fix
+        raise EngineFailure(message) from None  # the module is there and fails: the engine cannot start
     try:
         return getattr(module, name)
     except AttributeError:
