@@ -3,23 +3,32 @@
 A stop signal (Ctrl-C, SIGTERM, SIGHUP) is for the main process alone: the workers ignore Ctrl-C
 and hang-ups, and the main process, stopped, ends them with SIGTERM before it goes on. A worker
 that started engine programs kills them first (`cleanup`); any other dies at once, even deep in
-a solver's C code.
+a solver's C code. A worker still there `END_GRACE` seconds later is killed: a SIGTERM that lands
+just as an idle worker starts waiting for work is noted by Python but never acted on, and would
+leave the main process waiting for it forever. A run that finishes signals no worker: they are
+told there is no more work, and exit.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import multiprocessing
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.pool import Pool
+from multiprocessing.process import BaseProcess
 from types import FrameType
 from typing import Any, TypeVar
 
 Item = TypeVar("Item")
 Answer = TypeVar("Answer")
+
+END_GRACE = 3.0
+"""Seconds a worker is given to end (and kill its engine programs) once sent SIGTERM."""
 
 
 def in_workers(work: Callable[[Item], Answer], items: Sequence[Item], jobs: int, *,
@@ -49,7 +58,7 @@ def as_done(work: Callable[[Item], Answer], items: Sequence[Item], jobs: int, *,
             yield index, work(item)
         return
     order = sorted(range(len(items)), key=lambda i: first(items[i])) if first else range(len(items))
-    with _pool(min(jobs, len(items)), cleanup) as pool:  # leaving it ends the workers, also on Ctrl-C
+    with _pool(min(jobs, len(items)), cleanup) as pool:
         pending = {i: pool.apply_async(work, (items[i],)) for i in order}
         while pending:
             finished = [i for i, answer in pending.items() if answer.ready()]
@@ -59,13 +68,37 @@ def as_done(work: Callable[[Item], Answer], items: Sequence[Item], jobs: int, *,
                 yield i, pending.pop(i).get()
 
 
-def _pool(processes: int, cleanup: Callable[[], None] | None) -> Pool:
+@contextlib.contextmanager
+def _pool(processes: int, cleanup: Callable[[], None] | None) -> Iterator[Pool]:
     """Worker processes: forked where that is safe (they start at once, with this process's
-    modules), spawned elsewhere."""
+    modules), spawned elsewhere. When the block ends they exit, done; when it is left by an
+    exception (Ctrl-C, or the caller dropping the answers), they are sent SIGTERM, and those
+    still there `END_GRACE` seconds later SIGKILL."""
     methods = multiprocessing.get_all_start_methods()
     method = "fork" if "fork" in methods and sys.platform != "darwin" else "spawn"
-    return multiprocessing.get_context(method).Pool(processes, initializer=_worker_signals,
+    others = set(multiprocessing.active_children())
+    pool = multiprocessing.get_context(method).Pool(processes, initializer=_worker_signals,
                                                     initargs=(cleanup,))
+    try:
+        yield pool
+    except BaseException:
+        workers = [child for child in multiprocessing.active_children() if child not in others]
+        stragglers = threading.Timer(END_GRACE, _kill, (workers,))
+        stragglers.start()
+        try:
+            pool.terminate()  # SIGTERM to each worker, then waits for every one
+        finally:
+            stragglers.cancel()
+        raise
+    pool.close()
+    pool.join()
+
+
+def _kill(workers: list[BaseProcess]) -> None:
+    """SIGKILL to the workers that are still there."""
+    for worker in workers:
+        with contextlib.suppress(OSError):
+            worker.kill()  # a no-op for one already reaped
 
 
 def _worker_signals(cleanup: Callable[[], None] | None) -> None:

@@ -123,7 +123,7 @@ def test_a_keyboard_interrupt_is_real_only_in_the_main_thread_and_after_a_signal
     ("Exits", "the engine raised SystemExit(5)", "Guard on 1 naming Priest"),
     ("Interrupts", "the engine raised KeyboardInterrupt", "Guard on 1 naming Priest"),
     ("Recurse", "the engine raised RecursionError: maximum recursion depth exceeded", "none"),
-    ("WrongTypes", "the engine's legal actions are not a list of action objects (got int)", "none"),
+    ("WrongTypes", "the engine's legal_actions is an int, not a list (a JSON array)", "none"),
 ])
 def test_perft_reports_a_broken_adapter_in_one_line_with_the_deal_and_path(capsys, adapter, message, where):
     code, out, err = run(capsys, "perft", "--edition", "classic", "--players", "2", "--seed", "1",
@@ -180,6 +180,40 @@ def test_as_done_hands_over_each_answer_as_soon_as_it_exists():
     began = time.monotonic()
     first = next(as_done(time.sleep, [2.0, 0.05, 0.05], 2))
     assert first == (1, None) and time.monotonic() - began < 1.5
+
+
+DEAF_WORKERS = """
+import multiprocessing, signal, sys, time
+from llcheck.workers import as_done
+
+def deaf(seconds):
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})  # as when SIGTERM is lost to a race
+    time.sleep(seconds)
+    return seconds
+
+def cleanup():
+    pass
+
+answers = as_done(deaf, [float(s) for s in sys.argv[2:]], 2, cleanup=cleanup)
+print(next(answers)[1], flush=True)
+if sys.argv[1] == "all":
+    print(*(answer for _, answer in answers))
+else:
+    answers.close()
+print(len(multiprocessing.active_children()), "workers left")
+"""
+
+
+@pytest.mark.parametrize(("taken", "printed"), [
+    (["all", "0.05", "0.3", "0.1"], "0.05\n0.1 0.3\n0 workers left\n"),  # finished: told, not signalled
+    (["first", "0.05", "60", "60"], "0.05\n0 workers left\n"),  # dropped: killed after the grace
+])
+def test_parallel_work_ends_even_when_a_worker_never_acts_on_sigterm(taken, printed):
+    """A SIGTERM landing as an idle worker starts waiting for work is lost: the run must not
+    wait for that worker forever (the timeout below stands for forever)."""
+    done = subprocess.run([sys.executable, "-c", DEAF_WORKERS, *taken], capture_output=True, text=True,
+                          timeout=45)
+    assert (done.returncode, done.stdout) == (0, printed), done.stderr
 
 
 def test_a_stopped_parallel_fuzzing_run_keeps_the_seats_it_finished(tmp_path):

@@ -148,12 +148,19 @@ def _reply(request: str, reply: Any) -> Reply:
 def _json(what: str, value: Any, kind: type, context: str = "") -> Any:
     """`value` when it is a JSON value of `kind` (dict: an object, list: an array) all through;
     AdapterFailure naming the first place where it is not."""
-    wrong = _not_json(value, "") if isinstance(value, kind) else f" is a {type(value).__name__}"
+    expected = "a dict (a JSON object)" if kind is dict else "a list (a JSON array)"
+    if not isinstance(value, kind):
+        raise AdapterFailure(f"the engine's {what}{context} is {_a(type(value).__name__)}, not {expected}")
+    wrong = _not_json(value, "")
     if wrong is None:
         return value
-    name = "an object" if kind is dict else "an array"
-    raise AdapterFailure(f"the engine's {what}{context} is not JSON: {what}{wrong} ({name} of JSON "
-                         "values is expected: lists, not tuples)")
+    raise AdapterFailure(f"the engine's {what}{context} is not JSON: {what}{wrong} (JSON values are "
+                         "expected all through: lists, not tuples)")
+
+
+def _a(noun: str) -> str:
+    """The noun with its indefinite article."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
 def _not_json(value: Any, at: str) -> str | None:
@@ -170,4 +177,4 @@ def _not_json(value: Any, at: str) -> str | None:
             if found:
                 return found
         return None
-    return f"{at} is a {type(value).__name__}"
+    return f"{at} is {_a(type(value).__name__)}"
