@@ -45,7 +45,7 @@ class ChangesWhatItGets(ReferenceEngine):
 
 def test_a_tuple_where_a_list_belongs_is_named_not_compared():
     with pytest.raises(AdapterFailure, match=r"^the engine's state answering start is not JSON: "
-                                             r"state\.deck is a tuple \(JSON values are expected all through"):
+                                             r"state\.deck is a tuple \(JSON values are expected"):
         Guarded(TupleDeck()).start("classic", 2, DECK, 0, [0, 0])
 
 
