@@ -21,6 +21,7 @@ from loveletter_ref.errors import EngineError, SpecError, escape_controls
 
 from . import __version__, exitcodes
 from .errors import UsageError
+from .workers import WorkerDied
 
 COMMANDS = {
     "validate": "check spec files against the schema and the semantic rules",
@@ -75,6 +76,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, EngineError) as exc:  # a file name or an engine's words may hold any character
         print(f"llcheck {args.command}: {escape_controls(str(exc))}", file=sys.stderr)
         return exitcodes.BAD_INPUT
+    except WorkerDied as exc:
+        print(f"llcheck {args.command}: {exc}", file=sys.stderr)
+        return exitcodes.ENGINE
     except KeyboardInterrupt:
         print(f"llcheck {args.command}: interrupted", file=sys.stderr)
         return exitcodes.INTERRUPTED

@@ -8,7 +8,8 @@ BAD_INPUT = 2
 """Bad usage or bad input: a wrong argument, an invalid spec or case file."""
 ENGINE = 3
 """The engine under test could not be started or talked to (`check`: also restarted, so that cases
-were not run, when none failed on the rules; docs/ci.md gives the order)."""
+were not run, when none failed on the rules; docs/ci.md gives the order), or a worker process of
+`--jobs` died."""
 BASELINE_CHANGED = 4
 """(check --baseline) the engine conforms but behaves differently from its baseline."""
 INTERRUPTED = 130

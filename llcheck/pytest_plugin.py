@@ -8,7 +8,8 @@ usual; a failing case shows the clauses it checks, where the engine diverged, ex
 actual. One engine serves every case and is replaced when it breaks. The fixture
 `llcheck_engine_factory` gives tests a callable returning a fresh engine.
 
-Without --llcheck-impl the plugin adds nothing to a run (the fixture then skips its test).
+Without --llcheck-impl the plugin adds nothing to a run (the fixture then skips its test). Every
+option is described in docs/ci.md ("The corpus inside your own pytest run").
 """
 
 from __future__ import annotations

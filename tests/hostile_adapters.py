@@ -5,6 +5,7 @@ recursion. Each is usable as `--impl python:hostile_adapters:NAME` when tests/ i
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -85,6 +86,16 @@ class Recurse(ReferenceEngine):
     def start(self, edition: str, players: int, deck: Sequence[str], first_player: int = 0,
               tokens: Sequence[int] | None = None) -> Reply:
         return self.start(edition, players, deck, first_player, tokens)
+
+
+class EndsItsProcessWithThreePlayers(ReferenceEngine):
+    """Ends the whole process at once (os._exit) when a three-player game starts."""
+
+    def start(self, edition: str, players: int, deck: Sequence[str], first_player: int = 0,
+              tokens: Sequence[int] | None = None) -> Reply:
+        if players == 3:
+            os._exit(9)
+        return super().start(edition, players, deck, first_player, tokens)
 
 
 class HangsWithTwoPlayers(ReferenceEngine):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -64,3 +65,35 @@ def test_the_engine_factory_fixture_and_no_interference_without_the_option(tmp_p
 
 def test_the_plugin_names_the_corpus_folders_as_the_harness_does():
     assert (pytest_plugin.FOLDERS, pytest_plugin.DEFAULT_FOLDERS) == (STATUSES, DEFAULT_GROUPS)
+
+
+def test_the_editions_the_engine_does_not_play_are_skipped_unless_one_is_chosen(tmp_path):
+    run = pytest_in(tmp_path, "--llcheck-impl=python:adapters:ClassicOnly", "-k", "baron.compare", "-rs")
+    assert run.returncode == 0, run.stdout
+    assert "the engine does not play z-man-2019" in run.stdout
+    assert "the engine does not play premium" in run.stdout
+    run = pytest_in(tmp_path, "--llcheck-impl=python:adapters:ClassicOnly", "--llcheck-edition=classic",
+                    "-k", "baron.compare", "-rs")
+    assert run.returncode == 0, run.stdout
+    assert "does not play" not in run.stdout and " passed" in run.stdout
+
+
+class _Options:
+    """Stands for pytest's parser: records the options a plugin adds."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def getgroup(self, *args: object) -> _Options:
+        return self
+
+    def addoption(self, name: str, **kwargs: object) -> None:
+        self.names.append(name)
+
+
+def test_docs_ci_documents_every_option_of_the_plugin():
+    options = _Options()
+    pytest_plugin.pytest_addoption(options)  # type: ignore[arg-type]
+    page = (TESTS.parent / "docs" / "ci.md").read_text(encoding="utf-8")
+    documented = re.findall(r"^\| `(--llcheck-[a-z-]+)", page, flags=re.MULTILINE)
+    assert documented == options.names

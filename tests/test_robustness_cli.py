@@ -24,7 +24,7 @@ from llcheck.engines import subprocess as subprocess_engine
 from llcheck.harness import campaigns, runner
 from llcheck.harness.cases import corpus_dir, load_corpus
 from llcheck.harness.interrupts import StopSignals, real_interrupt
-from llcheck.workers import as_done
+from llcheck.workers import WorkerDied, as_done, in_workers
 from loveletter_ref.spec import load_spec
 
 TESTS = Path(__file__).parent
@@ -171,7 +171,7 @@ def _slow_when_small(seat: tuple) -> list[str]:
 def test_parallel_campaign_results_come_as_they_finish_and_are_returned_in_order():
     seen: list[str] = []
     returned = campaigns._campaign(_slow_when_small, [load_spec("classic")], 2, seen.append,
-                                   lambda seat: True)
+                                   lambda seat: True, lambda seat, exitcode: [])
     assert seen[-1] == "classic/2p" and sorted(seen[:2]) == ["classic/3p", "classic/4p"]
     assert returned == ["classic/2p", "classic/3p", "classic/4p"]
 
@@ -184,7 +184,7 @@ def test_as_done_hands_over_each_answer_as_soon_as_it_exists():
 
 DEAF_WORKERS = """
 import multiprocessing, signal, sys, time
-from llcheck.workers import as_done
+from llcheck.workers import WorkerDied, as_done, in_workers
 
 def deaf(seconds):
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})  # as when SIGTERM is lost to a race
@@ -214,6 +214,42 @@ def test_parallel_work_ends_even_when_a_worker_never_acts_on_sigterm(taken, prin
     done = subprocess.run([sys.executable, "-c", DEAF_WORKERS, *taken], capture_output=True, text=True,
                           timeout=45)
     assert (done.returncode, done.stdout) == (0, printed), done.stderr
+
+
+def _dies_on_three(n: int) -> int:
+    if n == 3:
+        os._exit(9)
+    if n == 4:
+        raise ValueError("four is refused")
+    return n * 10
+
+
+def test_a_worker_that_dies_is_replaced_and_its_item_answered_as_died_says():
+    answers = dict(as_done(_dies_on_three, [1, 3, 2, 5], 2, died=lambda n, code: -code))
+    assert answers == {0: 10, 1: -9, 2: 20, 3: 50}
+
+
+def test_a_worker_that_dies_ends_the_work_with_worker_died_when_no_answer_is_given():
+    with pytest.raises(WorkerDied, match=r"^a worker process of --jobs died while working \(exit code 9\)$"):
+        list(in_workers(_dies_on_three, [1, 3, 2], 2))
+
+
+def test_an_exception_raised_in_a_worker_is_raised_here():
+    with pytest.raises(ValueError, match="four is refused"):
+        list(in_workers(_dies_on_three, [1, 4, 2], 2))
+
+
+def test_a_campaign_whose_adapter_ends_its_process_errors_that_seat_and_goes_on(capsys, tmp_path):
+    stream = tmp_path / "r.jsonl"
+    code, out, err = check(capsys, "--impl", "python:hostile_adapters:EndsItsProcessWithThreePlayers",
+                           "--edition", "classic", "--run", "fuzz/*", "--fuzz", "2", "--jobs", "2",
+                           "--fuzz-dir", str(tmp_path), "--results", str(stream), "-q")
+    assert code == 1, out + err
+    assert "ERRORED fuzz/classic/3p" in out
+    assert "the worker process running it died (exit code 9)" in out
+    statuses = {r["id"]: r["status"] for r in map(json.loads, stream.read_text().splitlines()[1:-1])}
+    assert statuses == {"fuzz/classic/2p": "passed", "fuzz/classic/3p": "errored",
+                        "fuzz/classic/4p": "passed"}
 
 
 def test_a_stopped_parallel_fuzzing_run_keeps_the_seats_it_finished(tmp_path):

@@ -37,7 +37,7 @@ from ..engines.base import Engine
 from ..engines.guard import adapters_own, described
 from ..engines.process import kill_leftovers
 from ..errors import UsageError
-from ..workers import as_done
+from ..workers import as_done, ended
 from .results import ERRORED, FAILED, PASSED, SKIPPED, Result
 
 MakeEngine = Callable[[], Engine]
@@ -106,17 +106,18 @@ def _property_ids(seat: Seat) -> list[str]:
 
 
 def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], jobs: int,
-              on_result: Callable[[Result], None], wanted: Callable[[Seat], bool]) -> list[Result]:
+              on_result: Callable[[Result], None], wanted: Callable[[Seat], bool],
+              died: Callable[[Seat, int | None], list[Result]]) -> list[Result]:
     """`work(seat)` for every wanted edition and player count, each seat's results passed to
     `on_result` as soon as it is done (in seat order with one job; with more, in the order they
     finish) and returned in seat order; in `jobs` processes, the longest first (`_size`), each
-    killing the engine programs it started when it is ended; hypothesis's files in
-    `_hypothesis_home()`."""
+    killing the engine programs it started when it is ended (a seat whose process dies gets the
+    results `died` gives); hypothesis's files in `_hypothesis_home()`."""
     seats = [seat for seat in _seats(editions) if wanted(seat)]
     batches: dict[int, list[Result]] = {}
     with _hypothesis_home() as home:
         for index, batch in as_done(functools.partial(_at_home, home, work), seats, jobs, first=_size,
-                                    cleanup=kill_leftovers):
+                                    cleanup=kill_leftovers, died=died):
             for result in batch:
                 on_result(result)
             batches[index] = batch
@@ -181,7 +182,8 @@ def run_properties(make_engine: MakeEngine, editions: list[Edition], profile: st
     """Every property for every edition and player count, as results (in `jobs` processes)."""
     check = _function("llcheck.properties", "run_properties", "--properties")
     return _campaign(functools.partial(_property_results, check, make_engine, profile, seed), editions, jobs,
-                     on_result, lambda seat: any(map(wanted, _property_ids(seat))))
+                     on_result, lambda seat: any(map(wanted, _property_ids(seat))),
+                     lambda seat, exitcode: [_died(_property_id("all", seat), "property", seat, exitcode)])
 
 
 def _property_results(check: Callable[..., Any], make_engine: MakeEngine, profile: str, seed: int | None,
@@ -208,6 +210,12 @@ def _property_results(check: Callable[..., Any], make_engine: MakeEngine, profil
             for item in found]
 
 
+def _died(result_id: str, kind: str, seat: Seat, exitcode: int | None) -> Result:
+    """The result of a seat whose worker process died (an adapter calling os._exit, say)."""
+    return Result(result_id, ERRORED, kind=kind, group=kind, edition=seat[0].id, players=seat[1],
+                  message=f"the worker process running it died ({ended(exitcode)})")
+
+
 def run_fuzz(make_engine: MakeEngine, editions: list[Edition], n: int, seed: int, out_dir: Path,
              on_result: Callable[[Result], None], jobs: int = 1,
              wanted: Wanted = lambda result_id: True) -> list[Result]:
@@ -215,7 +223,8 @@ def run_fuzz(make_engine: MakeEngine, editions: list[Edition], n: int, seed: int
     `jobs` processes)."""
     fuzz = _function("llcheck.fuzz", "run_fuzz", "--fuzz")
     return _campaign(functools.partial(_fuzz_results, fuzz, make_engine, n, seed, out_dir), editions, jobs,
-                     on_result, lambda seat: wanted(_fuzz_id(seat)))
+                     on_result, lambda seat: wanted(_fuzz_id(seat)),
+                     lambda seat, exitcode: [_died(_fuzz_id(seat), "fuzz", seat, exitcode)])
 
 
 def _fuzz_results(fuzz: Callable[..., Any], make_engine: MakeEngine, n: int, seed: int, out_dir: Path,
