@@ -292,9 +292,11 @@ def test_run_and_skip_choose_the_fuzzing_and_property_runs_before_they_run(capsy
         "property/replay/classic/2p", "property/replay/classic/3p"]
 
 
-def test_a_failed_whole_game_is_charged_to_the_clauses_suspected_at_its_divergence(capsys, tmp_path):
+def test_a_failed_whole_game_is_charged_to_the_clauses_suspected_at_its_divergence(capsys, tmp_path,
+                                                                                   monkeypatch):
     """Regression: a golden trace names every clause its game touches, and one failure marked them
     all as failing; now only the suspects of its first divergence are charged, the rest not judged."""
+    monkeypatch.chdir(TESTS.parent)  # case paths are shown from the folder the command runs in
     report, junit = tmp_path / "r.json", tmp_path / "r.xml"
     code = main(["check", "--impl", "python:llcheck.mutants.engines:wrong_next_starter", "--edition",
                  "classic", "--status", "golden", "--json", str(report), "--junit", str(junit)])
