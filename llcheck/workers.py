@@ -89,25 +89,31 @@ def as_done(work: Callable[[Item], Answer], items: Sequence[Item], jobs: int, *,
     with _Workers(min(jobs, len(items)), cleanup) as workers:
         busy: dict[Connection, int] = {}
         while todo or busy:
+            gone: list[tuple[Connection, int]] = []
             for link in workers.idle(busy):
                 if not todo:
                     break
                 busy[link] = todo.popleft()
-                link.send((work, items[busy[link]]))
+                try:
+                    link.send((work, items[busy[link]]))
+                except OSError:  # the worker died while it waited for work
+                    gone.append((link, busy.pop(link)))
             for ready in wait(list(busy), timeout=0.1):  # bounded, so that a stop signal is acted on
                 link = cast(Connection, ready)
-                index = busy.pop(link)
                 try:
                     worked, answer = link.recv()
                 except (EOFError, OSError):  # the worker is gone
-                    exitcode = workers.replace(link)
-                    if died is None:
-                        raise WorkerDied(exitcode) from None
-                    yield index, died(items[index], exitcode)
+                    gone.append((link, busy.pop(link)))
                     continue
+                index = busy.pop(link)
                 if not worked:
                     raise answer
                 yield index, answer
+            for link, index in gone:
+                exitcode = workers.replace(link)
+                if died is None:
+                    raise WorkerDied(exitcode)
+                yield index, died(items[index], exitcode)
 
 
 class _Workers:
