@@ -15,6 +15,11 @@ def escape_controls(text: str) -> str:
     return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
+def with_article(word: str) -> str:
+    """The word with its indefinite article (`an int`, `a tuple`), for messages."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with a file, located as FILE:LINE:COL (1-based)."""

@@ -326,7 +326,6 @@ def _check_readings(args: argparse.Namespace, files: dict[str, Edition]) -> None
                          "them silent: check an engine against it with --fuzz")
 
 
-
 def _corpus(args: argparse.Namespace, files: dict[str, Edition]) -> list[Case]:
     """The bundled corpus, or the --corpus folder with every case checked against its edition (as
     `llcheck cases --validate` does: a bad case is bad input, not the engine's failure)."""

@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from loveletter_ref.spec import OPTIONAL_GENERAL_IDS, Edition, known_specs
-from loveletter_ref.spec.model import OPTIONAL_PARTS
 
 from .. import exitcodes
 from ..arguments import seconds
@@ -97,9 +96,7 @@ def silences(edition: Edition) -> list[str]:
 def partly_silent(edition: Edition) -> list[str]:
     """The clauses a reading states in part, each with the cases it leaves open: `round.next-first
     (several, none)`. They decide the next round, beyond the one round the probes play."""
-    return [f"{c.key} ({', '.join(part for part in OPTIONAL_PARTS[c.kind] if part not in c.rule)})"
-            for c in edition.clauses.values() if not c.silent and c.kind in OPTIONAL_PARTS
-            and any(part not in c.rule for part in OPTIONAL_PARTS[c.kind])]
+    return [f"{c.key} ({', '.join(c.open_parts)})" for c in edition.clauses.values() if c.open_parts]
 
 
 def has_clause(edition: Edition, key: str) -> bool:

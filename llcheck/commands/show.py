@@ -8,7 +8,6 @@ import json
 from typing import Any
 
 from loveletter_ref.spec import Clause, Edition
-from loveletter_ref.spec.model import OPTIONAL_PARTS
 
 from .. import exitcodes
 from ..errors import UsageError
@@ -29,9 +28,8 @@ def _rule_text(clause: Clause) -> str:
     if clause.silent:
         return f"SILENT: {clause.silence}"
     text = f"{clause.kind}: {json.dumps(clause.rule, ensure_ascii=False)}"
-    open_parts = [part for part in OPTIONAL_PARTS.get(clause.kind, ()) if part not in clause.rule]
-    if open_parts:
-        text += f"  [silent on: {', '.join(open_parts)}]"
+    if clause.open_parts:
+        text += f"  [silent on: {', '.join(clause.open_parts)}]"
     if clause.novel:
         text += "  [novel: no edition has it]"
     if clause.versions:

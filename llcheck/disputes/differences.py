@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from loveletter_ref.spec import Card, Clause, Edition
-from loveletter_ref.spec.model import OPTIONAL_GENERAL_KINDS, OPTIONAL_PARTS
+from loveletter_ref.spec.model import OPTIONAL_GENERAL_KINDS, OPTIONAL_PARTS, open_parts
 
 from .sides import PLAYERS
 
@@ -27,9 +27,7 @@ FALLBACK = {"no_target": "no_valid_target"}
 
 def open_cases(stance: Stance) -> list[str]:
     """The parts a stated next-round rule leaves out (`several`, `none`)."""
-    if stance.kind not in OPTIONAL_PARTS or stance.silent or not isinstance(stance.rule, dict):
-        return []
-    return [part for part in OPTIONAL_PARTS[stance.kind] if part not in stance.rule]
+    return [] if stance.silent else open_parts(stance.kind, stance.rule)
 
 
 def differing_cases(a: Stance, b: Stance) -> list[str]:
@@ -69,9 +67,9 @@ class Stance:
         if self.silent:
             return "silent"
         body = json.dumps(self.rule, ensure_ascii=False, sort_keys=True)
-        open_parts = [k for k in OPTIONAL_PARTS.get(self.kind or "", ()) if k not in self.rule]
-        if open_parts:
-            body = body[:-1] + ", " + ", ".join(f'"{k}": silent' for k in open_parts) + "}"
+        left_out = open_parts(self.kind, self.rule)
+        if left_out:
+            body = body[:-1] + ", " + ", ".join(f'"{k}": silent' for k in left_out) + "}"
         if self.status == "fallback":
             return f"{self.kind}: {body} (by the general rule)"
         return f"{self.kind}: {body}"

@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, TypeVar
 
+from loveletter_ref.errors import with_article
+
 from ..harness.interrupts import real_interrupt
 from .base import Engine, EngineFailure, Hello, Json, Reply
 from .pipes import printable
@@ -150,17 +152,13 @@ def _json(what: str, value: Any, kind: type, context: str = "") -> Any:
     AdapterFailure naming the first place where it is not."""
     expected = "a dict (a JSON object)" if kind is dict else "a list (a JSON array)"
     if not isinstance(value, kind):
-        raise AdapterFailure(f"the engine's {what}{context} is {_a(type(value).__name__)}, not {expected}")
+        found = with_article(type(value).__name__)
+        raise AdapterFailure(f"the engine's {what}{context} is {found}, not {expected}")
     wrong = _not_json(value, "")
     if wrong is None:
         return value
     raise AdapterFailure(f"the engine's {what}{context} is not JSON: {what}{wrong} (JSON values are "
                          "expected all through: lists, not tuples)")
-
-
-def _a(noun: str) -> str:
-    """The noun with its indefinite article."""
-    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
 def _not_json(value: Any, at: str) -> str | None:
@@ -177,4 +175,4 @@ def _not_json(value: Any, at: str) -> str | None:
             if found:
                 return found
         return None
-    return f"{at} is {_a(type(value).__name__)}"
+    return f"{at} is {with_article(type(value).__name__)}"

@@ -478,10 +478,11 @@ class OfferRedraw(StepEncoder):
         offered = both(live, play.has_target, board.alive_at(play.target))
         if self.clause.rule["when"] == "hit":
             offered = both(offered, play.hit)
-        offered = both(offered, z3.Not(_no_effect(board, self.modifier("empty_deck"), offered)))
+        empty_deck = self.modifier("empty_deck")
+        offered = both(offered, z3.Not(_no_effect(board, empty_deck, offered)))
         board.record_offer(offered)
         board.phase = "respond"
-        board.discard_and_draw(play.target, self.modifier("empty_deck"), both(offered, play.redraw))
+        board.discard_and_draw(play.target, empty_deck, both(offered, play.redraw))
         play.stopped = either(play.stopped, offered)
 
 

@@ -71,6 +71,13 @@ OPTIONAL_PARTS = {"next_first": ("several", "none")}
 silent on those cases)."""
 
 
+def open_parts(kind: str | None, rule: Any) -> list[str]:
+    """The optional parts (`OPTIONAL_PARTS`) a stated rule of this kind leaves out."""
+    if not isinstance(rule, dict):
+        return []
+    return [part for part in OPTIONAL_PARTS.get(kind or "", ()) if part not in rule]
+
+
 @dataclass(frozen=True)
 class Source:
     """Where a clause comes from: a document, an optional line, a quote and its gloss."""
@@ -118,6 +125,11 @@ class Clause:
     def silent(self) -> bool:
         """True when the rule is unknown and using it is a rule gap."""
         return self.status is SILENT
+
+    @property
+    def open_parts(self) -> list[str]:
+        """The optional parts a stated rule leaves out (the rules are silent on those cases)."""
+        return [] if self.silent else open_parts(self.kind, self.rule)
 
     def need(self) -> Any:
         """The rule's parameters, or RuleGapError when the clause is silent."""

@@ -7,7 +7,7 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import Problem
+from ..errors import Problem, with_article
 from .model import (
     GENERAL_KINDS,
     MODIFIER_OF,
@@ -142,7 +142,7 @@ class _Checks:
             elif kind in MODIFIER_OF:
                 if not any(step in MODIFIER_OF[kind] for step in last_steps):
                     targets = " or ".join(MODIFIER_OF[kind])
-                    yield where, f"{kind} must follow {_a(targets)} rule of the same card"
+                    yield where, f"{kind} must follow {with_article(targets)} rule of the same card"
             elif kind in properties:
                 yield where, f"{card['name']} has {kind} twice"
             properties.add(kind)
@@ -153,7 +153,7 @@ class _Checks:
         for modifier in need:
             if modifier not in later:
                 verb = "state it or mark it silent" if self.reading else "state it"
-                yield where, (f"{card['name']}: {self._kind_word(where)} needs {_a(modifier)} rule "
+                yield where, (f"{card['name']}: {self._kind_word(where)} needs {with_article(modifier)} rule "
                               f"({verb})")
 
     def _kind_word(self, where: Pointer) -> str:
@@ -476,11 +476,6 @@ def _novel(clause: dict[str, Any]) -> bool:
     """Marked `novel`, as a whole or in every version."""
     versions = clause.get("versions", [])
     return bool(clause.get("novel")) or (bool(versions) and all(v.get("novel") for v in versions))
-
-
-def _a(word: str) -> str:
-    """The word with its indefinite article."""
-    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
 
 
 def _squash(text: str) -> str:
