@@ -49,3 +49,12 @@ def no_survivors() -> Iterator[str]:
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert left == [], f"processes left behind: {left}"
+
+
+def written_so_far(path: Path) -> str:
+    """What a running llcheck has written to a report file so far ("" before it opens it: check
+    creates the file and removes it again once at the start, to test that it can write there)."""
+    try:
+        return path.read_text()
+    except FileNotFoundError:
+        return ""

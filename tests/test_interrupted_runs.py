@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from hostile import CORPUS, PROC, ZOO, carrying, no_survivors
+from hostile import CORPUS, PROC, ZOO, carrying, no_survivors, written_so_far
 from test_check_command import schema_validator
 
 from llcheck.harness.interrupts import StopSignals
@@ -48,7 +48,7 @@ class Run:
 
     def lines(self) -> list[dict]:
         """The results stream so far, each line parsed and valid (a partial line would fail)."""
-        text = self.stream.read_text() if self.stream.exists() else ""
+        text = written_so_far(self.stream)
         lines = [json.loads(line) for line in text.splitlines()]
         for line in lines:
             STREAM_LINE.validate(line)

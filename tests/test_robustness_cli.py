@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_llcheck
+from hostile import written_so_far
 from test_check_command import CORPUS, check, schema_validator
 
 from llcheck.commands import perft as perft_command
@@ -184,7 +185,7 @@ def test_as_done_hands_over_each_answer_as_soon_as_it_exists():
 
 DEAF_WORKERS = """
 import multiprocessing, signal, sys, time
-from llcheck.workers import WorkerDied, as_done, in_workers
+from llcheck.workers import as_done
 
 def deaf(seconds):
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})  # as when SIGTERM is lost to a race
@@ -265,7 +266,7 @@ def test_a_stopped_parallel_fuzzing_run_keeps_the_seats_it_finished(tmp_path):
     while len(done) < 2:
         assert time.monotonic() < deadline and process.poll() is None, process.communicate()
         time.sleep(0.1)
-        lines = stream.read_text().splitlines() if stream.exists() else []
+        lines = written_so_far(stream).splitlines()
         done = [json.loads(line)["id"] for line in lines if '"type": "result"' in line]
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)
