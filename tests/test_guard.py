@@ -21,6 +21,28 @@ class TupleDeck(ReferenceEngine):
         return reply
 
 
+class Name(str):
+    """A string subclass, as an enum of card names would give."""
+
+
+class Tokens(dict):
+    """A dict subclass."""
+
+
+class Answers(ReferenceEngine):
+    """Answers its state with `value` added under `extra`, and its events with a last event
+    holding it."""
+
+    def __init__(self, value: object):
+        super().__init__()
+        self.value = value
+
+    def start(self, *args, **kwargs) -> Reply:
+        reply = super().start(*args, **kwargs)
+        reply.state["extra"] = self.value
+        return reply
+
+
 class NoReply(ReferenceEngine):
     """Forgets to return the Reply of apply."""
 
@@ -47,6 +69,38 @@ def test_a_tuple_where_a_list_belongs_is_named_not_compared():
     with pytest.raises(AdapterFailure, match=r"^the engine's state answering start is not JSON: "
                                              r"state\.deck is a tuple \(JSON values are expected"):
         Guarded(TupleDeck()).start("classic", 2, DECK, 0, [0, 0])
+
+
+@pytest.mark.parametrize(("value", "where"), [
+    ([["Guard", ("Priest",)]], r"state\.extra\[0\]\[1\] is a tuple"),
+    ({"hands": {1: "Guard"}}, r"state\.extra\.hands has the key 1, not a string"),
+    ([{"seen": {"Guard"}}], r"state\.extra\[0\]\.seen is a set"),
+    ([None, 1.5, True, [object()]], r"state\.extra\[3\]\[0\] is an object"),
+    ({"n": Tokens(a=("Guard",))}, r"state\.extra\.n\.a is a tuple"),
+])
+def test_whatever_is_not_json_is_named_at_its_place_however_deep(value, where):
+    with pytest.raises(AdapterFailure, match=rf"^the engine's state answering start is not JSON: {where} "):
+        Guarded(Answers(value)).start("classic", 2, DECK, 0, [0, 0])
+
+
+@pytest.mark.parametrize("value", [[Name("Guard")], {"n": [1, 2.5, None, False, {"k": []}]}, [], {}])
+def test_json_values_pass_subclasses_of_str_included(value):
+    reply = Guarded(Answers(value)).start("classic", 2, DECK, 0, [0, 0])
+    assert reply.accepted and reply.state["extra"] == value
+
+
+class WholeStateSubclassed(ReferenceEngine):
+    """Answers its state as a dict subclass whose deck is a tuple."""
+
+    def start(self, *args, **kwargs) -> Reply:
+        reply = super().start(*args, **kwargs)
+        reply.state = Tokens(reply.state, deck=tuple(reply.state["deck"]))
+        return reply
+
+
+def test_a_dict_subclass_is_walked_all_through():
+    with pytest.raises(AdapterFailure, match=r"not JSON: state\.deck is a tuple"):
+        Guarded(WholeStateSubclassed()).start("classic", 2, DECK, 0, [0, 0])
 
 
 def test_an_answer_that_is_not_a_reply_is_named():

@@ -2,8 +2,9 @@
 """Benchmark differential fuzzing and deal-perft.
 
 - fuzzing: `run_fuzz` against the reference engine in process (no difference, so every game is
-  played to its end and nothing is shrunk), and over the protocol (`llcheck serve` in a
-  subprocess); reported as rounds, actions and games per second, per edition and player count;
+  played to its end and nothing is shrunk), loaded as an in-process adapter is (behind the
+  guard), and over the protocol (`llcheck serve` in a subprocess); reported as rounds, actions
+  and games per second, per edition and player count;
 - the lockstep alone: the same games decoded from random tapes without hypothesis, to show what
   hypothesis costs;
 - a campaign: every player count of every edition of the bundled corpus (what `llcheck check
@@ -71,15 +72,18 @@ def best(runs: list[dict[str, float]]) -> dict[str, float]:
     return max(runs, key=lambda r: r["rounds_per_second"])
 
 
-def fuzz_rate(edition: str, players: int, games: int, protocol: bool) -> dict[str, float]:
-    """One run_fuzz against the reference, in process or over the protocol."""
+ADAPTER = "python:llcheck.engines.reference:ReferenceEngine"
+"""The reference engine loaded as any in-process adapter is (`--impl python:MODULE:CLASS`): behind
+the guard, which copies what it sends and checks that every answer is JSON."""
+
+
+def fuzz_rate(edition: str, players: int, games: int, how: str) -> dict[str, float]:
+    """One run_fuzz against the reference: `how` is `reference` (in process, as `--impl reference`),
+    `adapter` (in process and guarded, as ADAPTER) or `protocol` (`llcheck serve`)."""
     spec = load_spec(edition)
-
-    def make() -> ReferenceEngine | SubprocessEngine:
-        if protocol:
-            return SubprocessEngine(serve_command(), timeout=30)
-        return ReferenceEngine({edition: spec})
-
+    make = {"reference": functools.partial(ReferenceEngine, {edition: spec}),
+            "adapter": engine_factory(ADAPTER),
+            "protocol": functools.partial(SubprocessEngine, serve_command(), timeout=30)}[how]
     start = time.perf_counter()
     result = run_fuzz(make, spec, players, games, 1, None)
     seconds = time.perf_counter() - start
@@ -219,11 +223,13 @@ def main() -> int:
     rows = []
     for edition, players in places(args):
         rows.append({"edition": edition, "players": players,
-                     "fuzz": best([fuzz_rate(edition, players, args.games, False)
+                     "fuzz": best([fuzz_rate(edition, players, args.games, "reference")
                                    for _ in range(args.repeat)]),
+                     "adapter": best([fuzz_rate(edition, players, args.games, "adapter")
+                                      for _ in range(args.repeat)]),
                      "lockstep": best([lockstep_rate(edition, players, args.games)
                                        for _ in range(args.repeat)]),
-                     "protocol": best([fuzz_rate(edition, players, args.protocol_games, True)
+                     "protocol": best([fuzz_rate(edition, players, args.protocol_games, "protocol")
                                        for _ in range(args.repeat)])})
     campaign = [best([campaign_rate(args.games, jobs) for _ in range(args.repeat)])
                 for jobs in dict.fromkeys((1, args.jobs))]
@@ -243,11 +249,12 @@ def main() -> int:
     print(f"Python {info['python']} on {info['machine']}; load average {info['load_average']}; "
           f"calibration loop {info['calibration_us']} us; best of {args.repeat}")
     print(f"{'edition':11} {'n':>2} {'fuzz r/s':>9} {'actions/s':>9} {'lockstep r/s':>12} "
-          f"{'protocol r/s':>12} {'rounds/game':>11}")
+          f"{'adapter r/s':>11} {'protocol r/s':>12} {'rounds/game':>11}")
     for row in rows:
         print(f"{row['edition']:11} {row['players']:>2} {row['fuzz']['rounds_per_second']:>9} "
               f"{row['fuzz']['actions_per_second']:>9} {row['lockstep']['rounds_per_second']:>12} "
-              f"{row['protocol']['rounds_per_second']:>12} {row['fuzz']['rounds_per_game']:>11}")
+              f"{row['adapter']['rounds_per_second']:>11} {row['protocol']['rounds_per_second']:>12} "
+              f"{row['fuzz']['rounds_per_game']:>11}")
     print(f"\ncampaign: {' and '.join(CAMPAIGN)}, every player count, {args.games} games each, in process")
     for row in campaign:
         print(f"  {row['jobs']} process(es): {row['rounds']} rounds in {row['seconds']} s, "
