@@ -94,17 +94,23 @@ def write_all(fd: int, data: bytes, timeout: float) -> None:
     """Write `data` to a non-blocking pipe within `timeout` seconds (PipeTimeout, BrokenPipeError)."""
     deadline = time.monotonic() + timeout
     view = memoryview(data)
-    with selectors.DefaultSelector() as selector:
-        selector.register(fd, selectors.EVENT_WRITE)
+    selector: selectors.BaseSelector | None = None  # made only when the pipe is full: most writes need none
+    try:
         while view:
             try:
                 view = view[os.write(fd, view):]
                 continue
             except BlockingIOError:
                 pass
+            if selector is None:
+                selector = selectors.DefaultSelector()
+                selector.register(fd, selectors.EVENT_WRITE)
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not selector.select(remaining):
                 raise PipeTimeout
+    finally:
+        if selector is not None:
+            selector.close()
 
 
 class StderrTail(threading.Thread):
