@@ -6,11 +6,13 @@ import importlib
 import pkgutil
 import signal
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
 import llcheck
 import loveletter_ref
+from llcheck.commands.check import FUZZ_DIR
 from llcheck.properties import profiles
 from loveletter_ref import Action, Game, load_spec
 from loveletter_ref.engine import build_deck
@@ -41,6 +43,23 @@ def _cache_home(tmp_path_factory: pytest.TempPathFactory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
         yield
+
+
+def _saved_cases() -> set[Path]:
+    """The fuzz cases in `llcheck check`'s default --fuzz-dir, below where pytest runs and below
+    the checkout."""
+    folders = {Path.cwd(), Path(__file__).resolve().parents[1]}
+    return {path for folder in folders for path in (folder / FUZZ_DIR).rglob("*")}
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _checkout_left_alone():
+    """The tests leave no fuzz case in the user's folders: a test that makes `check --fuzz` find a
+    difference gives it a --fuzz-dir of its own (one that did not once committed its case)."""
+    before = _saved_cases()
+    yield
+    left = sorted(map(str, _saved_cases() - before))
+    assert not left, f"the tests wrote into the default --fuzz-dir: {', '.join(left)}"
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -18,15 +18,18 @@ SERVE = f"{sys.executable} -m llcheck serve"
 """The reference engine over the protocol (the tests may run with llcheck off the PATH)."""
 
 
-def test_an_engine_playing_the_edition_departs_from_the_reading_where_the_rulebook_does(capsys):
+def test_an_engine_playing_the_edition_departs_from_the_reading_where_the_rulebook_does(capsys, tmp_path):
     """tr-2019.priest.target: «Bir oyuncunun eline gizlice bak» (Secretly look at a player's hand)
     names no other player, so the reading lets the Priest choose more than the edition does."""
     assert main(["check", "--impl", SERVE, "--edition", TR, "--fuzz", "30", "-q",
-                 "--run", "fuzz/*/2p"]) == 1
+                 "--fuzz-dir", str(tmp_path), "--run", "fuzz/*/2p"]) == 1
     out = capsys.readouterr().out
     assert "editions: z-man-2019;" in out  # the engine is asked for the edition the reading describes
     assert "FAILED fuzz/z-man-2019/2p" in out and "clause tr-2019.priest.target: " in out
-    assert f"replay: llcheck check --impl {shlex.quote(SERVE)} --fuzz 30 --seed 0 --edition {TR} " in out
+    assert f"replay: llcheck check --impl {shlex.quote(SERVE)} --fuzz 30 --seed 0 --fuzz-dir {tmp_path} " \
+           f"--edition {TR} " in out
+    saved = list(tmp_path.rglob("*.json"))  # the difference is saved where --fuzz-dir says, nowhere else
+    assert len(saved) == 1 and f"saved as {saved[0]}" in out
 
 
 def test_the_reference_playing_the_reading_agrees_and_games_reaching_a_silence_are_counted(capsys):
