@@ -38,6 +38,7 @@ def _without(capability: str, name: str) -> type[ReferenceEngine]:
 NoViews = _without("views", "no-views")
 NoEvents = _without("events", "no-events")
 NoLegalActions = _without("legal_actions", "no-legal-actions")
+NoGames = _without("games", "no-games")
 
 
 class ReversedLegalActions(ReferenceEngine):

@@ -198,7 +198,7 @@ def test_capabilities_gained_and_lost(capsys, corpus, tmp_path):
     assert out.splitlines()[-1].startswith("baseline: 8 cases and 3 games: 10 same, 1 changed")
 
     record(capsys, corpus, full)
-    for lost in ("views", "events"):
+    for lost in ("views", "events", "games"):
         code, out, _ = check(capsys, corpus, full, f"python:baseline_engines:No{lost.title()}")
         assert code == 4
         assert f"the engine no longer claims {lost}, which the baseline recorded" in out

@@ -165,7 +165,8 @@ def test_a_bad_known_failures_list_is_bad_input(capsys, tmp_path, text, message)
     (["--impl", "python:adapters:NotAnEngine"], "python:adapters:NotAnEngine made a NotAnEngine, not an "
                                                 "llcheck.engines.Engine"),
     (["--impl", "python:no_such_module:X"], "cannot import 'no_such_module' for python:no_such_module:X: "
-                                            "ModuleNotFoundError: No module named 'no_such_module'"),
+                                            "ModuleNotFoundError: No module named 'no_such_module' (modules "
+                                            "are looked for in the working folder and on PYTHONPATH)"),
 ])
 def test_bad_usage_is_one_line_and_exit_2(capsys, args, message):
     code, out, err = check(capsys, *(["--impl", "reference"] if "--impl" not in args else []), *args)
@@ -187,7 +188,7 @@ def test_an_engine_that_cannot_be_started_is_exit_3(capsys):
     code, out, err = check(capsys, "--impl", "no-such-engine-here")
     assert (code, out) == (3, "")
     assert err == "llcheck check: cannot talk to the engine no-such-engine-here: cannot start " \
-                  "'no-such-engine-here': No such file or directory\n"
+                  "'no-such-engine-here': no such program on the PATH\n"
     code, _, err = check(capsys, "--impl", "python:adapters:cannot_start")
     assert code == 3
     assert err.endswith(": the license server is down\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from llcheck.engines import ReferenceEngine, Reply
+from llcheck.engines import Hello, ReferenceEngine, Reply
 from llcheck.engines.guard import AdapterFailure, Guarded
 from loveletter_ref import load_spec
 
@@ -117,3 +117,18 @@ def test_the_adapter_gets_copies_so_what_the_harness_sends_and_records_stays_as_
     action = engine.legal_actions()[0]
     sent = dict(action)
     assert engine.apply(action).accepted and action == sent
+
+
+class ListsInItsHello(ReferenceEngine):
+    """Says hello with lists, and a capability spelt wrong."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hello = Hello("lists", "1", ["classic"], ["events", "legal-actions", "views"])
+
+
+def test_a_hello_is_read_as_one_over_the_protocol_is_and_a_misspelt_capability_set_apart():
+    hello = Guarded(ListsInItsHello()).hello
+    assert hello.editions == ("classic",)
+    assert hello.capabilities == frozenset({"events", "views"})
+    assert hello.ignored == ("legal-actions",)

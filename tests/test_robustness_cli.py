@@ -4,6 +4,7 @@ numbers, unclear messages (docs/robustness.md). Each test failed before its fix.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import signal
@@ -14,6 +15,7 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import hostile_adapters
 import pytest
 from conftest import run_llcheck
 from hostile import written_so_far
@@ -123,13 +125,18 @@ def test_a_keyboard_interrupt_is_real_only_in_the_main_thread_and_after_a_signal
 @pytest.mark.parametrize(("adapter", "message", "where"), [
     ("Exits", "the engine raised SystemExit(5)", "Guard on 1 naming Priest"),
     ("Interrupts", "the engine raised KeyboardInterrupt", "Guard on 1 naming Priest"),
-    ("Recurse", "the engine raised RecursionError: maximum recursion depth exceeded", "none"),
+    ("Recurse", "the engine raised RecursionError: maximum recursion depth exceeded (at {where}, in start)",
+     "none"),
     ("WrongTypes", "the engine's legal_actions is an int, not a list (a JSON array)", "none"),
 ])
 def test_perft_reports_a_broken_adapter_in_one_line_with_the_deal_and_path(capsys, adapter, message, where):
     code, out, err = run(capsys, "perft", "--edition", "classic", "--players", "2", "--seed", "1",
                          "--depth", "3", "--impl", f"python:hostile_adapters:{adapter}")
     assert (code, out) == (3, "")
+    line = inspect.getsourcelines(hostile_adapters.Recurse.start)[1] + 2  # its `return self.start(...)`
+    path = Path(hostile_adapters.__file__)
+    shown = path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
+    message = message.format(where=f"{shown}:{line}")
     assert err == f"llcheck perft: engine failure: {message} (deal seed-1; actions played: {where})\n"
 
 
@@ -459,7 +466,7 @@ def test_a_baseline_whose_header_names_another_edition_is_refused(capsys, tmp_pa
 
 
 @pytest.mark.parametrize(("impl", "why"), [
-    ("nosuchprogram", "cannot start 'nosuchprogram': No such file or directory"),
+    ("nosuchprogram", "cannot start 'nosuchprogram': no such program on the PATH"),
     (f"{sys.executable} {TESTS / 'engines' / 'hostile' / 'noisy_start.py'}",
      "the answer to hello (request 1) is not JSON"),
     ("python:adapters:cannot_start", "the license server is down"),

@@ -3,6 +3,7 @@ case is found at its first point, with where, what, expected and actual."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -188,7 +189,11 @@ def test_an_adapter_exception_is_an_errored_case_and_the_adapter_is_replaced(fix
     cases = [fixture_cases[name] for name in ("runner/refusals", "runner/guard-hit", "runner/two-rounds")]
     outcome = run_cases(cases, make)
     assert [r.status for r in outcome.results] == ["errored", "passed", "errored"]
-    assert outcome.results[0].message == "the engine raised KeyError: 'hand'"
+    message = outcome.results[0].message  # located at the adapter's line that raised, to debug it
+    found = re.fullmatch(r"the engine raised KeyError: 'hand' \(at (.*adapters\.py):(\d+), in apply\)",
+                         message)
+    assert found, message
+    assert 'raise KeyError("hand")' in Path(found[1]).read_text().splitlines()[int(found[2]) - 1]
     assert len(made) == 2  # the engine that raised is replaced before the next case
 
 

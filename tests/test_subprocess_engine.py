@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import _thread
 import os
+import shlex
 import sys
 import threading
 import time
@@ -58,8 +59,18 @@ def test_an_engine_that_cannot_be_talked_to(mode, message):
 
 
 def test_a_command_that_does_not_exist():
-    with pytest.raises(EngineGone, match=r"^cannot start 'no-such-engine-here': No such file or directory$"):
+    with pytest.raises(EngineGone,
+                       match=r"^cannot start 'no-such-engine-here': no such program on the PATH$"):
         SubprocessEngine("no-such-engine-here --fast")
+
+
+def test_llcheck_serve_off_the_path_is_told_how_to_start_it(monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")  # llcheck installed in a virtual environment not activated
+    with pytest.raises(EngineGone) as info:
+        SubprocessEngine("llcheck serve")
+    this = shlex.join([sys.executable, "-m", "llcheck"])
+    assert str(info.value) == ("cannot start 'llcheck': no such program on the PATH (activate its virtual "
+                               f"environment, or start it as {this})")
 
 
 @pytest.mark.parametrize(("mode", "case", "message"), [

@@ -18,7 +18,7 @@ from typing import Any
 from ..engines.base import Hello
 from ..harness.results import describe_action
 from .delta import apply_change, same
-from .observe import APPLY, NEXT_ROUND, OBSERVED, Json, canonical, seen_from_hidden, view_after
+from .observe import APPLY, NEXT_ROUND, Json, canonical, seen_from_hidden, view_after
 from .record import EngineSlot
 from .store import Unit
 
@@ -102,7 +102,7 @@ class Replayer:
     dropped: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.dropped = frozenset(c for c in OBSERVED if c in self.recorded and not self.hello.can(c))
+        self.dropped = frozenset(c for c in self.recorded if not self.hello.can(c))
 
     def replay(self, slot: EngineSlot, unit: Unit) -> Outcome:
         """Compare one unit (the slot's engine is replaced when it breaks)."""

@@ -6,7 +6,9 @@ end a worker thread or the whole command and lose the run. `Guarded` turns every
 adapter's method lets out into `AdapterFailure`, an `EngineFailure` whose message says what it
 raised (`the engine raised SystemExit(5)`), so that the case, game or count it was playing fails
 and the run goes on. A KeyboardInterrupt that may come from a real Ctrl-C (`real_interrupt`)
-passes through. `checked_hello` refuses an adapter whose `hello` is missing or not a `Hello`.
+passes through. `checked_hello` refuses an adapter whose `hello` is missing or not a `Hello`,
+and reads it as a hello over the protocol is read: editions as a tuple, capabilities as a
+frozenset of those this llcheck knows, the others (a typo) set apart in `ignored` for the report.
 
 The guard also keeps the harness and the adapter apart as a protocol does: the adapter gets its
 own copy of every deck and action (changing one cannot change what the harness records), and
@@ -16,13 +18,18 @@ such, not compared as a different value).
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import sysconfig
+import traceback
 from collections.abc import Callable, Collection, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 from loveletter_ref.errors import with_article
 
 from ..harness.interrupts import real_interrupt
-from .base import Engine, EngineFailure, Hello, Json, Reply
+from .base import CAPABILITIES, Engine, EngineFailure, Hello, Json, Reply
 from .pipes import printable
 
 T = TypeVar("T")
@@ -51,8 +58,25 @@ def described(exc: BaseException) -> str:
 
 
 def raised(exc: BaseException) -> str:
-    """`the engine raised TypeError: ...` (`described`)."""
-    return f"the engine raised {described(exc)}"
+    """`the engine raised TypeError: ... (at my_engine.py:42, in apply)` (`described`, and for an
+    exception where it was raised)."""
+    return f"the engine raised {described(exc)}{where(exc) if isinstance(exc, Exception) else ''}"
+
+
+def where(exc: BaseException) -> str:
+    """` (at FILE:LINE, in FUNCTION)`: the innermost frame of `exc`'s traceback outside Python's
+    own library (a KeyError is located at the adapter's line that looked up, not inside a dict),
+    FILE relative to the working folder when below it; '' without a traceback."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return ""
+    library = {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib")}
+    ours = [f for f in frames if not any(f.filename.startswith(folder) for folder in library)]
+    frame = (ours or frames)[-1]
+    path = Path(frame.filename)
+    with contextlib.suppress(ValueError):
+        path = path.relative_to(Path.cwd())
+    return f" (at {printable(str(path), 200)}:{frame.lineno}, in {printable(frame.name, 100)})"
 
 
 def checked_hello(engine: object) -> Hello:
@@ -76,7 +100,11 @@ def checked_hello(engine: object) -> Hello:
             problems.append(f"{field} is not a collection of strings")
     if problems:
         raise EngineFailure(f"its hello is unusable: {'; '.join(problems)}")
-    return hello
+    claimed = list(hello.capabilities)
+    unknown = (printable(c, 40) for c in claimed if c not in CAPABILITIES)
+    ignored = tuple(dict.fromkeys([*hello.ignored, *unknown]))
+    return dataclasses.replace(hello, editions=tuple(hello.editions), ignored=ignored,
+                               capabilities=frozenset(c for c in claimed if c in CAPABILITIES))
 
 
 class Guarded(Engine):

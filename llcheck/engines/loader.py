@@ -118,7 +118,9 @@ def load_object(impl: str) -> Any:
         message = f"cannot import {module_name!r} for {printable(impl)}: {described(exc)}"
         missing = getattr(exc, "name", None) if isinstance(exc, ModuleNotFoundError) else None
         if missing is not None and (module_name == missing or module_name.startswith(missing + ".")):
-            raise UsageError(message) from None  # a wrong name: the command line is to fix
+            # a wrong name, or a folder not searched: the command line is to fix
+            raise UsageError(f"{message} (modules are looked for in the working folder and on "
+                             "PYTHONPATH)") from None
         raise EngineFailure(message) from None  # the module is there and fails: the engine cannot start
     try:
         return getattr(module, name)

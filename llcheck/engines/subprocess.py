@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import shlex
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -98,8 +100,15 @@ class SubprocessEngine(Engine):
         try:
             return EngineProcess(self.argv, self.launch)
         except OSError as exc:
+            program = self.argv[0]
+            if isinstance(exc, FileNotFoundError) and exc.filename == program and os.sep not in program:
+                hint = ""
+                if program == "llcheck":
+                    this = shlex.join([sys.executable, "-m", "llcheck"])
+                    hint = f" (activate its virtual environment, or start it as {this})"
+                raise EngineGone(f"cannot start {program!r}: no such program on the PATH{hint}") from None
             where = f" in {self.launch.cwd}" if self.launch.cwd and exc.filename == self.launch.cwd else ""
-            raise EngineGone(f"cannot start {self.argv[0]!r}{where}: {exc.strerror or exc}") from None
+            raise EngineGone(f"cannot start {program!r}{where}: {exc.strerror or exc}") from None
         except subprocess.SubprocessError as exc:
             raise EngineGone(f"cannot start {self.argv[0]!r}: {exc}") from None
 
