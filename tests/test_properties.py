@@ -174,6 +174,31 @@ def test_a_failure_shrinks_to_a_short_replay_that_is_printed_and_becomes_a_case(
     assert case["clauses"] == ["z19.setup.deck", "z19.setup.set-aside", "z19.setup.face-up", "z19.setup.deal"]
 
 
+def test_shrinking_stops_after_its_budget_of_examples_and_reports_the_smallest_failure(monkeypatch, tmp_path):
+    """A failure that takes rounds to show can take minutes to shrink: after SHRINK_EXAMPLES
+    examples the run stops and reports the latest (smallest) failure found, replay and case."""
+    from llcheck.harness.runner import run_case
+    from llcheck.properties import context
+    from llcheck.properties.cases import validate
+
+    def shrink(budget: int):
+        monkeypatch.setattr(context, "SHRINK_EXAMPLES", budget)
+        [result] = run_properties(lambda: broken.engine(broken.LosesEliminatedHand), "z-man-2019", 4, "ci", 0,
+                                  properties=["deck-conservation"], save_dir=tmp_path / str(budget))
+        return result
+
+    unshrunk, cut, whole = shrink(0), shrink(20), shrink(10_000)
+    sizes = []
+    for result in (unshrunk, cut, whole):
+        assert result.status == "failed" and result.saved is not None, result.message
+        [case] = validate(result.saved)
+        assert run_case(broken.engine(broken.LosesEliminatedHand), case).status == "failed"
+        assert run_case(ReferenceEngine(), case).status == "passed"
+        sizes.append(len(json.dumps(result.replay)))
+    assert sizes[0] >= sizes[1] >= sizes[2] and sizes[0] > sizes[2]  # a larger budget shrinks further
+    assert shrink(20).message == cut.message  # counted, not timed: the same report every time
+
+
 def test_a_hidden_information_failure_names_the_observer_and_asks_for_views():
     [result] = run_properties(lambda: broken.engine(broken.SetAsideShown), "z-man-2019", 3, "ci", 0,
                               properties=["hidden-information"], shrink=False)

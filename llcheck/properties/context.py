@@ -5,6 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..engines.base import Engine
+from .failures import ShrinkSpent, Violation
+
+SHRINK_EXAMPLES = 300
+"""Examples hypothesis may play after a property first breaks, while it shrinks the failure: a
+failure that takes several rounds to show can otherwise take thousands (minutes) to shrink little.
+Counted, not timed, so that the same seed reports the same replay on every machine."""
 
 
 @dataclass
@@ -36,3 +42,20 @@ class Context:
     mirror: Engine | None = None
     twin: Engine | None = None
     counts: Counts = field(default_factory=Counts)
+    best: Violation | None = None
+    """The latest failure of the property that broke first: while hypothesis shrinks, each one it
+    keeps is smaller than the one before."""
+    shrunk: int = 0
+    """Examples ended since the first failure."""
+
+    def failed(self, error: Violation) -> None:
+        """Note a failure (a later one of another property is not the one being shrunk)."""
+        if self.best is None or type(error) is type(self.best):
+            self.best = error
+
+    def ended_example(self) -> None:
+        """Count an example; ShrinkSpent once shrinking has had its SHRINK_EXAMPLES."""
+        if self.best is not None:
+            self.shrunk += 1
+            if self.shrunk > SHRINK_EXAMPLES:
+                raise ShrinkSpent

@@ -56,6 +56,11 @@ class EngineBroke(BaseException):  # noqa: N818 - it ends a run, it is not an er
         self.attempt = attempt
 
 
+class ShrinkSpent(BaseException):  # noqa: N818 - it ends shrinking, it is not an error
+    """Shrinking has played its budget of games (`Context.shrunk`): the run stops, and the smallest
+    failure found so far is the one reported."""
+
+
 def guarded(call: Callable[[], T], replay: Callable[[], Json | None], attempt: Json | None = None) -> T:
     """`call()`, turning any failure of the engine into EngineBroke with the game so far."""
     try:

@@ -64,6 +64,11 @@ class GameMachine(RuleBasedStateMachine):
         self.fresh: list[Transition] = []
         self.state: Json = {}
 
+    def teardown(self) -> None:
+        """Count the example (once every choice in it is drawn: stopping a run earlier would look,
+        to hypothesis, like a game that drew differently on a second run)."""
+        self.subject.ctx.ended_example()
+
     # -- what may happen next ----------------------------------------------------------------
 
     @property
@@ -161,6 +166,7 @@ class GameMachine(RuleBasedStateMachine):
                                           f"that is over (players {self.state.get('game_winners')} won)")
             error.replay = self.game.replay()
             error.where = "after the game"
+            self.subject.ctx.failed(error)
             raise error
 
     # -- bookkeeping -------------------------------------------------------------------------
@@ -207,6 +213,7 @@ class GameMachine(RuleBasedStateMachine):
             error.replay = self.game.replay()
             steps = sum(1 for t in self.game.rounds[-1].transitions if t.kind == ACT)
             error.where = f"round {len(self.game.rounds)}, after step {steps}"
+            self.subject.ctx.failed(error)
             raise error
         self.game.abandoned = True
 
@@ -221,6 +228,7 @@ class GameMachine(RuleBasedStateMachine):
                     error.replay = error.replay or self.game.replay(upto=t)
                     error.where = error.where or self.game.locate(t)
                     error.attempt = None if t.accepted else t.action
+                    self.subject.ctx.failed(error)
                     raise
 
 

@@ -30,7 +30,7 @@ from ..errors import UsageError
 from . import profiles
 from .cases import case_from_replay, case_path, write_cases
 from .context import Context
-from .failures import EngineBroke, Violation, guarded, one_line, violation
+from .failures import EngineBroke, ShrinkSpent, Violation, guarded, one_line, violation
 from .games import HiddenInformation, Replay
 from .invariants import (
     DeckConservation,
@@ -202,6 +202,9 @@ class _Run:
             run_state_machine_as_test(machine, settings=self.settings)
         except Violation as exc:
             return self._failed(exc, todo)
+        except ShrinkSpent:  # the smallest failure found within the budget
+            assert ctx.best is not None
+            return self._failed(ctx.best, todo)
         except FlakyFailure as exc:
             inner = _violation(exc)
             if inner is None:
