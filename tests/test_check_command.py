@@ -58,7 +58,9 @@ def test_a_failure_names_clause_quote_divergence_and_replay(capsys):
     assert block[5] == "  round 1, step 1 (Guard on 1 naming Priest): events"
     assert block[6] == ('    event 4: expected {"type": "discard", "player": 1, "card": "Priest"}, '
                         'got {"type": "round_end", "reason": "last_standing", "winners": [0]}')
-    assert block[7].startswith('    expected: [{"type": "play", "player": 0, "card": "Guard"')
+    # the two values read the same for longer than a line: both are shown from the event that differs
+    assert block[7].startswith('    expected: ...{"type": "discard", "player": 1, "card": "Priest"}, ')
+    assert block[8].startswith('    actual:   ...{"type": "round_end", "reason": "last_standing", ')
     assert block[9] == f"  replay: llcheck check --impl python:adapters:DropDiscards --corpus {CORPUS} " \
                        "--run runner/guard-hit"
 
@@ -445,3 +447,12 @@ def test_a_whole_value_that_differs_is_shown_once_as_expected_and_actual(capsys)
     at = next(i for i, line in enumerate(block) if line.endswith(": state.turn"))
     assert code == 1
     assert block[at + 1:at + 3] == ["    expected: 1", '    actual:   "1"']
+
+
+def test_expected_and_actual_never_read_alike_when_they_differ():
+    from llcheck.harness.text import compact_pair
+
+    state = {"deck": ["Guard"] * 30, "hands": [["Baron"], ["King"]], "tokens": [0, 1]}
+    expected, actual = compact_pair(state, {**state, "tokens": [0, 2]}, 160)
+    assert (expected, actual) == ('..."tokens": [0, 1]}', '..."tokens": [0, 2]}')
+    assert compact_pair({"a": 1}, {"a": 2}, 160) == ('{"a": 1}', '{"a": 2}')  # short: as they are

@@ -3,13 +3,15 @@ engine diverged and how to replay it, verdicts per clause and per tag, and the t
 
 from __future__ import annotations
 
+import itertools
 import shlex
 from collections import Counter
+from typing import Any
 
 from loveletter_ref.errors import escape_controls
 
 from .clauses import clause_quote
-from .compare import whole_value_detail
+from .compare import whole_value_detail, without_clauses
 from .report import Report
 from .results import (
     ERRORED,
@@ -73,8 +75,9 @@ def failure(result: Result) -> list[str]:
                 lines.append(f"    {d.detail}")
         else:  # the message says where, what differs, the suspects and the saved case
             lines += [f"  {result.message}", f"  {d.where()}: {d.what}"]
-        lines.append(f"    expected: {compact(d.expected, WIDTH)}")
-        lines.append(f"    actual:   {compact(d.actual, WIDTH)}")
+        expected, actual = compact_pair(d.expected, d.actual, WIDTH)
+        lines.append(f"    expected: {expected}")
+        lines.append(f"    actual:   {actual}")
     elif result.message:
         lines.append(f"  {result.message}")
     if result.replay_case is not None:
@@ -154,3 +157,46 @@ def totals(report: Report) -> str:
         kept = sum(tally[s] for s in STATUSES)
         text += f" (interrupted: {kept} result{'' if kept == 1 else 's'} kept)"
     return text
+
+
+def compact_pair(expected: Any, actual: Any, limit: int) -> tuple[str, str]:
+    """Both values as `compact` JSON shortened to `limit` characters, unless the two would then
+    read the same: then each starts (after `...`) at the first list item or object key whose
+    values differ, `clause` fields aside, so that alike-looking lines never hide a difference."""
+    short = compact(expected, limit), compact(actual, limit)
+    if short[0] != short[1] or compact(expected) == compact(actual):
+        return short
+    starts = _first_difference(expected, actual)
+    if starts is None:
+        return short
+    shown = []
+    for value, start in zip((expected, actual), starts, strict=True):
+        text = "..." + compact(value)[start:]
+        shown.append(text if len(text) <= limit else text[:limit - 3] + "...")
+    return shown[0], shown[1]
+
+
+def _first_difference(expected: Any, actual: Any) -> tuple[int, int] | None:
+    """Where, in each value's compact JSON, the first item or key that differs begins (None for
+    values that are not both lists or both objects)."""
+    if isinstance(expected, list) and isinstance(actual, list):
+        pairs = list(zip(without_clauses(expected), without_clauses(actual), strict=False))
+        i = next((n for n, (a, b) in enumerate(pairs) if a != b), len(pairs))
+        return _item_at(expected, i), _item_at(actual, i)
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        key = next((k for k in expected if expected[k] != actual.get(k)), None)
+        if key is None or key not in actual:
+            return None
+        return _key_at(expected, key), _key_at(actual, key)
+    return None
+
+
+def _item_at(value: list[Any], i: int) -> int:
+    """Where item `i` begins in the compact JSON of `value`."""
+    return len(compact(value[:i])) - 1 + (2 if i else 0)
+
+
+def _key_at(value: dict[str, Any], key: str) -> int:
+    """Where `key` begins in the compact JSON of `value`."""
+    before = dict(itertools.takewhile(lambda item: item[0] != key, value.items()))
+    return len(compact(before)) - 1 + (2 if before else 0)
