@@ -274,3 +274,17 @@ def test_cli_an_engine_that_cannot_start_exits_3(capsys, tmp_path: Path):
     assert code == 3
     assert capsys.readouterr().err == (f"llcheck perft: cannot talk to the engine {program}: "
                                        f"cannot start '{program}': No such file or directory\n")
+
+
+def test_a_divide_line_says_which_side_has_no_terminal_when_the_counts_match():
+    from collections import Counter
+
+    from llcheck.commands.perft import divide_lines
+    from llcheck.perft import Branch, Level
+
+    move = "Guard on 0 naming Baron"
+    reference = [Branch(None, "k", move, [Level(2)])]
+    engine = [Branch(None, "k", move, [Level(2, Counter({"none": 1}))])]
+    ended, open_ = "2 nodes (terminal: none x1)", "2 nodes (no terminal)"
+    assert divide_lines(reference, engine) == [f"{move}: {open_} / {ended}  <-- differs"]
+    assert divide_lines(engine, reference) == [f"{move}: {ended} / {open_}  <-- differs"]

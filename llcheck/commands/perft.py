@@ -234,7 +234,13 @@ def divide_lines(reference: list[Branch[Any]], engine: list[Branch[Any]]) -> lis
         if other is None:
             lines.append(f"{branch.label}: {want} / missing  <-- not listed by the engine")
         elif other.levels != branch.levels:
-            lines.append(f"{branch.label}: {want} / {other.levels[-1].describe()}  <-- differs")
+            ours_end, theirs_end = branch.levels[-1], other.levels[-1]
+            if ours_end.terminals and not theirs_end.terminals:
+                got = f"{theirs_end.describe()} (no terminal)"
+            else:
+                got = theirs_end.describe()
+                want += " (no terminal)" if theirs_end.terminals and not ours_end.terminals else ""
+            lines.append(f"{branch.label}: {want} / {got}  <-- differs")
         else:
             lines.append(f"{branch.label}: {want}")
     for branch in engine:
