@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -307,3 +308,14 @@ def test_the_pytest_entry_checks_an_implementation_and_saves_its_failures(tmp_pa
     assert "1 failed, 1 passed" in done.stdout, done.stdout
     assert "player 0's view differs" in done.stdout or "player 1's view differs" in done.stdout
     assert (tmp_path / "required" / "classic" / "property-hidden-information-2p.json").is_file()
+
+
+def test_a_wrong_showdown_names_hands_and_discards_as_json():
+    [result] = run_properties(lambda: broken.engine(broken.ShowdownBonusIgnored), "premium", 5, "ci", 0,
+                              properties=["round-end"], shrink=False, max_examples=TEETH_BUDGET)
+    assert result.status == "failed", result.message
+    found = re.search(r"\(hands by seat (\{.*?\}), discards (\[\[.*?\]\])\)", result.message)
+    assert found, result.message
+    hands, discards = json.loads(found[1]), json.loads(found[2])
+    assert all(seat.isdigit() and isinstance(hand, list) for seat, hand in hands.items())
+    assert len(discards) == 5

@@ -315,9 +315,9 @@ class RoundEnd(Invariant):
         """The showdown's winners are the ones the spec's comparison and tie-breaks name."""
         want = showdown_winners(self.rules, a)
         if want is not None and sorted(winners) != want:
-            hands = {seat: hand for seat, hand in enumerate(a["hands"]) if not a["eliminated"][seat]}
+            hands = {str(seat): hand for seat, hand in enumerate(a["hands"]) if not a["eliminated"][seat]}
             self.fail(f"the showdown's winners are {sorted(winners)}, but the rules name {want} "
-                      f"(hands {hands}, discards {a['discards']})")
+                      f"(hands by seat {compact(hands)}, discards {compact(a['discards'])})")
 
 
 class Tokens(Invariant):
