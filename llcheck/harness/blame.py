@@ -117,7 +117,9 @@ def first_index(want: Sequence[Any], got: Sequence[Any]) -> int:
 
 def event_suspects(edition: Edition, want: list[dict[str, Any]], got: list[dict[str, Any]],
                    card: str | None, at_start: bool = False) -> list[str]:
-    """Clauses behind the first differing event, the reference's cited clauses, the card's rules.
+    """Clauses behind the first differing event, the reference's cited clauses, the card's rules;
+    the card's rules first when one of the two events is an effect of a card (the most specific
+    suspects, where the general rules of elimination or turns only follow from them).
 
     `want` may carry the reference's `clause` fields; they are ignored when locating the difference.
     """
@@ -125,10 +127,9 @@ def event_suspects(edition: Edition, want: list[dict[str, Any]], got: list[dict[
     pair = [e for e in (want[i:i + 1] + got[i:i + 1]) if isinstance(e, dict)]
     types = [e.get("type") for e in pair]
     kinds = _field_kinds(want[i:i + 1], got[i:i + 1]) or [k for e in pair for k in _event_kinds(e, at_start)]
-    out = kinds_clauses(edition, kinds)
+    out = card_clauses(edition, card) if any(t in CARD_EFFECTS for t in types) else []
+    out += kinds_clauses(edition, kinds)
     out += [e["clause"] for e in want[i:] if isinstance(e, dict) and isinstance(e.get("clause"), str)]
-    if any(t in CARD_EFFECTS for t in types):
-        out += card_clauses(edition, card)
     return unique(out)
 
 
