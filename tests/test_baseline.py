@@ -199,8 +199,15 @@ def test_capabilities_gained_and_lost(capsys, corpus, tmp_path):
 
     record(capsys, corpus, full)
     for lost in ("views", "events", "games"):
-        code, out, _ = check(capsys, corpus, full, f"python:baseline_engines:No{lost.title()}")
+        junit = tmp_path / f"{lost}.xml"
+        code, out, _ = check(capsys, corpus, full, f"python:baseline_engines:No{lost.title()}",
+                             "--junit", str(junit))
         assert code == 4
+        suite = next(s for s in ET.parse(junit).getroot() if s.get("name") == "baseline/classic")
+        [failure] = suite.findall("testcase[@name='capabilities']/failure")  # CI's test report shows it too
+        assert failure.get("type") == "baseline_changed"
+        assert f"no longer claims {lost}" in failure.get("message")
+        assert suite.get("failures") == "1" and suite.get("tests") == "12"
         assert f"the engine no longer claims {lost}, which the baseline recorded" in out
         assert out.splitlines()[-1].endswith(f"; capabilities no longer claimed: {lost}")
         assert "CHANGED" not in out  # what the other capabilities give is compared, and the same
@@ -258,7 +265,20 @@ def test_an_interrupted_replay_keeps_what_it_compared(capsys, corpus, tmp_path):
     replay = BaselineCheck([str(baseline)])
     assert replay.run(InterruptedAfterFive, Selection(), [], None) is True
     outcomes = replay.files[0].outcomes
-    assert 0 < len(outcomes) < 11 and all(o.status == "same" for o in outcomes)
+    compared = [o for o in outcomes if o.status == "same"]
+    assert 0 < len(compared) < 11 and len(outcomes) == 11  # the rest counted as not run, not left out
+    assert all(o.message == "not run: the run was stopped before it" for o in outcomes[len(compared):])
+    assert replay.files[0].seconds > 0
+
+
+def test_a_run_stopped_before_the_replay_counts_every_case_and_game_as_not_run(capsys, corpus, tmp_path):
+    baseline = tmp_path / "b.jsonl"
+    record(capsys, corpus, baseline)
+    replay = BaselineCheck([str(baseline), str(baseline)])
+    replay.stopped(Selection())
+    assert replay.interrupted and len(replay.files) == 2
+    assert [len(f.outcomes) for f in replay.files] == [11, 11]
+    assert all(f.count("not_run") == 11 for f in replay.files)
 
 
 # -- bad input -----------------------------------------------------------------------------------

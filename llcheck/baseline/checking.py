@@ -96,16 +96,32 @@ class BaselineCheck:
             for baseline in self.baselines:
                 began = time.perf_counter()
                 self.files.append(FileOutcome(baseline))
-                self._replay(slot, baseline, selection, progress)
+                try:
+                    self._replay(slot, baseline, selection, progress)
+                finally:
+                    self.files[-1].seconds = time.perf_counter() - began
                 self.files[-1].notes += _corpus_notes(baseline, corpus, corpus_arg)
-                self.files[-1].seconds = time.perf_counter() - began
         except KeyboardInterrupt:
-            self.interrupted = True
             slot.kill()
+            self.stopped(selection)
         finally:
             slot.close()
             progress.close()
         return self.interrupted
+
+    def stopped(self, selection: Selection) -> None:
+        """The run was stopped (before the replay began, or during it): every selected case and
+        game not compared yet is counted as not run, so that the totals are the baseline's."""
+        self.interrupted = True
+        for baseline in self.baselines:
+            done = next((f for f in self.files if f.baseline is baseline), None)
+            if done is None:
+                done = FileOutcome(baseline)
+                self.files.append(done)
+            compared = {outcome.unit.id for outcome in done.outcomes}
+            left = [u for u in baseline.units if selection.wants_id(u.id) and u.id not in compared]
+            done.outcomes += [Outcome(unit, NOT_RUN, message="not run: the run was stopped before it")
+                              for unit in left]
 
     def _replay(self, slot: _Slot, baseline: Baseline, selection: Selection, progress: Progress) -> None:
         current = self.files[-1]

@@ -124,12 +124,20 @@ def junit_suites(section: list[Json], clean: Callable[[str], str]) -> list[ET.El
     """
     suites = []
     for done in section:
-        units = done["units"]
-        suite = ET.Element("testsuite", name=f"baseline/{done['edition']}", tests=str(len(units)),
-                           failures=str(done["summary"][CHANGED]), errors=str(done["summary"][NOT_RUN]),
-                           skipped="0", time=f"{done['seconds']:.3f}")
+        units, dropped = done["units"], done["dropped_capabilities"]
+        suite = ET.Element("testsuite", name=f"baseline/{done['edition']}",
+                           tests=str(len(units) + bool(dropped)),
+                           failures=str(done["summary"][CHANGED] + bool(dropped)),
+                           errors=str(done["summary"][NOT_RUN]), skipped="0", time=f"{done['seconds']:.3f}")
         properties = ET.SubElement(suite, "properties")
         ET.SubElement(properties, "property", name="baseline", value=clean(done["file"]))
+        if dropped:  # a change of its own (exit 4), which no case or game shows
+            case = ET.SubElement(suite, "testcase", classname=f"baseline.{done['edition']}.engine",
+                                 name="capabilities", time="0.000000", file=clean(done["file"]))
+            message = (f"the engine no longer claims {', '.join(dropped)}, which the baseline recorded: what "
+                       "it gave is no longer compared")
+            ET.SubElement(case, "failure", message=clean(message), type="baseline_changed").text = clean(
+                f"{message}\nto accept this change on purpose: {done['update']}")
         for unit in units:
             suite.append(_testcase(done, unit, clean))
         suites.append(suite)

@@ -474,6 +474,8 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
     checked = time.perf_counter() - began  # the baseline replay is timed on its own line
     if baselines is not None and not interrupted:
         interrupted = baselines.run(make_engine, session.selection, corpus, args.corpus)
+    elif baselines is not None:  # stopped before the replay: its cases and games are not run
+        baselines.stopped(session.selection)
     with signals.held():
         return session.finish(checked, interrupted)
 
