@@ -23,6 +23,16 @@ class LabelledViews(ReferenceEngine):
         return {**super().view(player), "label": f"seat {player}"}
 
 
+class LastSeenChanged(ReferenceEngine):
+    """Shows the last event of each view's log as a "pass" event: a change deep in a long log."""
+
+    def view(self, player: int) -> dict:
+        seen = super().view(player)
+        if seen["log"]:
+            seen["log"][-1] = {**seen["log"][-1], "type": "pass"}
+        return seen
+
+
 def _without(capability: str, name: str) -> type[ReferenceEngine]:
     class Less(ReferenceEngine):
         def __init__(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 import time
@@ -211,6 +212,17 @@ def test_capabilities_gained_and_lost(capsys, corpus, tmp_path):
         assert f"the engine no longer claims {lost}, which the baseline recorded" in out
         assert out.splitlines()[-1].endswith(f"; capabilities no longer claimed: {lost}")
         assert "CHANGED" not in out  # what the other capabilities give is compared, and the same
+
+
+def test_a_change_deep_in_a_views_log_names_the_item_that_changed(capsys, corpus, tmp_path):
+    baseline = tmp_path / "b.jsonl"
+    record(capsys, corpus, baseline)
+    code, out, _ = check(capsys, corpus, baseline, "python:baseline_engines:LastSeenChanged")
+    assert code == 1  # the corpus compares views too
+    detail = next(line for line in section(out).splitlines() if " item " in line)
+    found = re.fullmatch(r"    log item (\d+): before (\{.*\}), after (\{.*\})", detail)
+    assert found, detail
+    assert json.loads(found[3]) == {**json.loads(found[2]), "type": "pass"} and int(found[1]) > 1
 
 
 def test_random_games_of_an_engine_without_legal_actions(capsys, corpus, tmp_path):

@@ -240,8 +240,18 @@ def _keys(name: str, before: Any, after: Any) -> list[Part]:
     for key in keys:
         old, new = before.get(key, _ABSENT), after.get(key, _ABSENT)
         if not same(old, new):
-            parts.append((f"{name}.{key}", "", old, new))
+            parts.append((f"{name}.{key}", _item_detail(key, old, new), old, new))
     return parts
+
+
+def _item_detail(key: str, before: Any, after: Any) -> str:
+    """For two lists (a view's log, a state's hands), the first item that differs, as `_events`
+    says it for events: long lists otherwise read the same up to where a line is cut."""
+    if not (isinstance(before, list) and isinstance(after, list)):
+        return ""
+    index = next((i for i, (a, b) in enumerate(zip(before, after, strict=False)) if not same(a, b)),
+                 min(len(before), len(after)))
+    return f"{key} item {index + 1}: before {_at(before, index)}, after {_at(after, index)}"
 
 
 _ABSENT = "<absent>"
