@@ -145,7 +145,8 @@ def test_one_changed_rule_is_named_at_its_first_differing_step(capsys, corpus, t
                         '"player": 0, "target": 1, "type": "compare"}')
     assert block[-1] == (f"  replay: llcheck check --impl {TIE} --corpus {corpus} --baseline {baseline} "
                          "--run classic.baron.tie/nobody-is-out")
-    assert f"to accept these changes on purpose: llcheck record --impl {TIE} --out {baseline}" in out
+    assert ("once the failures above are fixed, to accept these changes on purpose: "
+            f"llcheck record --impl {TIE} --out {baseline}") in out  # exit 1: not a change to accept as is
     code, out, _ = check(capsys, corpus, baseline, TIE, "--engine-env", "MODE=tie", "--engine-memory", "512")
     assert (f"to accept these changes on purpose: llcheck record --impl {TIE} --engine-env MODE=tie "
             f"--engine-memory 512 --out {baseline}") in out  # the engine as the check ran it

@@ -42,8 +42,10 @@ def record_command(impl: str, engine_args: list[str], editions: dict[str, str]) 
     return command
 
 
-def text_lines(files: list[FileOutcome], base: str, record: Record, interrupted: bool) -> list[str]:
-    """The baseline section of the text report."""
+def text_lines(files: list[FileOutcome], base: str, record: Record, interrupted: bool,
+               failing: bool = False) -> list[str]:
+    """The baseline section of the text report (`failing`: the run has failures of its own, to fix
+    before a change is accepted)."""
     lines: list[str] = []
     for done in files:
         baseline = done.baseline
@@ -53,7 +55,9 @@ def text_lines(files: list[FileOutcome], base: str, record: Record, interrupted:
             if outcome.status != SAME:
                 lines += [""] + _unit(outcome, replay_command(base, baseline.path, outcome.unit.id))
         if done.changed:
-            lines += ["", f"  to accept these changes on purpose: {record(baseline.edition, baseline.path)}"]
+            first = "once the failures above are fixed, " if failing else ""
+            command = record(baseline.edition, baseline.path)
+            lines += ["", f"  {first}to accept these changes on purpose: {command}"]
         lines.append(_summary(done))
     if interrupted:
         lines.append("baseline: interrupted; the cases and games compared so far are shown")

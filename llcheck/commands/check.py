@@ -611,7 +611,8 @@ class _Session:
         print(text_report(report, quiet=self.args.quiet))
         if self.baselines is not None:
             print("\n".join(baseline_report.text_lines(self.baselines.files, self.replay.base, record,
-                                                       self.baselines.interrupted)))
+                                                       self.baselines.interrupted,
+                                                       failing=code == exitcodes.FAILED)))
         if self.usage_error is not None:
             raise self.usage_error
         return exitcodes.BAD_INPUT if self.outputs.problems and not interrupted else code

@@ -140,8 +140,8 @@ def campaigns(results: list[Result]) -> list[str]:
         for r in properties:
             counts.setdefault(r.edition, set()).add(r.players or 0)
         where = "; ".join(f"{e} with {', '.join(map(str, sorted(n)))} players" for e, n in counts.items())
-        lines += ["", f"properties: {good} of {len(properties)} passed ({len(names)} properties, "
-                      f"for {where})"]
+        noun = "property" if len(names) == 1 else "properties"
+        lines += ["", f"properties: {good} of {len(properties)} passed ({len(names)} {noun}, for {where})"]
     fuzz = [r for r in results if r.kind == "fuzz" and r.status == PASSED]
     if fuzz:
         lines += ["", "fuzzing, passed (games start from chosen tokens, most last a round or two):"]
