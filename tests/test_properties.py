@@ -228,6 +228,8 @@ def test_a_crashing_engine_errors_every_property_with_one_line_and_the_game_so_f
     assert {r.status for r in results} == {"errored"}
     message = results[0].message
     assert "RuntimeError: segmentation fault (simulated)" in message and "\n" not in message
+    replay = json.loads(message.split("; replay: ")[1].rsplit(" (seed", 1)[0])
+    assert replay["rounds"][-1]["actions"][-1]["card"] == "King"  # it ends with the action that crashed
 
 
 def test_capabilities_an_engine_lacks_skip_the_properties_that_need_them():

@@ -168,9 +168,9 @@ class _Run:
                 todo = self._explore(engine, todo)
         except EngineBroke as exc:
             case = self._case("engine-failure", ("turn_play",), exc.replay, exc.attempt)
+            message = _with_replay(exc.message, exc.replay, exc.attempt)
             for prop in self.chosen:
-                self.verdicts.setdefault(prop.name, self._result(prop.name, ERRORED,
-                                                                 _with_replay(exc.message, exc.replay), case))
+                self.verdicts.setdefault(prop.name, self._result(prop.name, ERRORED, message, case))
         finally:
             _close([engine] if engine is not None else [])
         return [self.verdicts[prop.name] for prop in self.chosen]
@@ -231,7 +231,7 @@ class _Run:
         saved = None
         if case is not None and self.save_dir is not None:
             saved = write_cases(case_path(self.save_dir, case), [case])
-        message = _with_replay(f"{where}{exc.message}{note}", exc.replay)
+        message = _with_replay(f"{where}{exc.message}{note}", exc.replay, exc.attempt)
         if exc.contrast is not None:
             message += f"; the other deal: {json.dumps(exc.contrast, separators=(',', ':'))}"
         self.verdicts[prop.name] = self._result(prop.name, FAILED, message, case, saved)
@@ -272,10 +272,14 @@ class _Run:
                               prop.protects, tuple(self.rules.rests_on(prop.kinds)))
 
 
-def _with_replay(message: str, replay: Json | None) -> str:
-    """The message followed by the exact replay, as one line of compact JSON."""
+def _with_replay(message: str, replay: Json | None, attempt: Json | None = None) -> str:
+    """The message followed by the exact replay, as one line of compact JSON, ending with the
+    action the engine crashed on or refused (`attempt`), as the case does."""
     if replay is None:
         return message
+    if attempt is not None and replay.get("rounds"):
+        *done, last = replay["rounds"]
+        replay = {**replay, "rounds": [*done, {**last, "actions": [*last["actions"], attempt]}]}
     return f"{message}; replay: {json.dumps(replay, separators=(',', ':'))}"
 
 
