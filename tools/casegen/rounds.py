@@ -635,38 +635,46 @@ def targets(ed: Ed) -> list[Json]:
                 result={"tokens": won, "game_winners": [0]},
             )
         )
-    goal = ed.spec.player_table("tokens_to_win", 2)
-    deck, steps = _quick_win(ed, 2)
-    out.append(
-        case(
-            ed,
-            f"tokens.target/2-players-{goal - 1}-tokens-is-not-enough",
-            f"With two players, {goal - 1} tokens do not end the game",
-            clauses=ed.c("tokens.target", "round.last-standing", "tokens.round-win"),
-            tags=["tokens"],
-            players=2,
-            tokens=[goal - 2, 0],
-            rounds=[
-                rnd(
-                    deck,
-                    [
-                        step(
-                            steps[0]["action"],
-                            [*_win_events(2), e_round_end("last_standing", [0]), e_token(0)],
-                            state={
-                                "phase": "round_over",
-                                "turn": None,
-                                "tokens": [goal - 1, 0],
-                                "round_winners": [0],
-                                "game_winners": None,
-                            },
-                        )
-                    ],
-                )
-            ],
-        )
-    )
+    for players in range(ed.spec.min_players, ed.spec.max_players + 1):
+        out.append(_not_enough(ed, players))
     return out
+
+
+def _not_enough(ed: Ed, players: int) -> Json:
+    """One token short of the target does not end the game: a round won from two short of it (an
+    engine whose target is one too low ends the game here)."""
+    goal = ed.spec.player_table("tokens_to_win", players)
+    deck, steps = _quick_win(ed, players)
+    *before, last = steps
+    short = [goal - 1] + [0] * (players - 1)
+    return case(
+        ed,
+        f"tokens.target/{players}-players-{goal - 1}-tokens-is-not-enough",
+        f"With {players} players, {goal - 1} tokens do not end the game",
+        clauses=ed.c("tokens.target", "round.last-standing", "tokens.round-win"),
+        tags=["tokens"],
+        players=players,
+        tokens=[goal - 2] + [0] * (players - 1),
+        rounds=[
+            rnd(
+                deck,
+                [
+                    *before,
+                    step(
+                        last["action"],
+                        [*_win_events(players), e_round_end("last_standing", [0]), e_token(0)],
+                        state={
+                            "phase": "round_over",
+                            "turn": None,
+                            "tokens": short,
+                            "round_winners": [0],
+                            "game_winners": None,
+                        },
+                    ),
+                ],
+            )
+        ],
+    )
 
 
 def last_standing(ed: Ed) -> list[Json]:
