@@ -207,9 +207,13 @@ def _engine_notes(baseline: Baseline, hello: Hello) -> list[str]:
                      "what it answers")
     lost = sorted(baseline.capabilities - capabilities)
     if lost:
-        notes.append(f"the engine no longer claims {', '.join(lost)}, which the baseline recorded "
-                     "(a change: what it gave is no longer compared)")
+        notes.append(f"{no_longer_claimed(lost)} (a change: what it gave is no longer compared)")
     return notes
+
+
+def no_longer_claimed(lost: Iterable[str]) -> str:
+    """`the engine no longer claims views, which the baseline recorded`."""
+    return f"the engine no longer claims {', '.join(lost)}, which the baseline recorded"
 
 
 def _corpus_notes(baseline: Baseline, corpus: list[Case], corpus_arg: str | None) -> list[str]:

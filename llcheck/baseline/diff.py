@@ -219,10 +219,15 @@ def _events(old: Json, new: Json) -> list[Part]:
         return []
     if not (isinstance(before, list) and isinstance(after, list)):
         return [("events", f"before {show(before, 120)}, after {show(after, 120)}", before, after)]
-    index = next((i for i, (a, b) in enumerate(zip(before, after, strict=False)) if not same(a, b)),
-                 min(len(before), len(after)))
+    index = _first_change(before, after)
     detail = f"event {index + 1}: before {_at(before, index)}, after {_at(after, index)}"
     return [("events", detail, before, after)]
+
+
+def _first_change(before: list[Any], after: list[Any]) -> int:
+    """The first position where two lists differ by `same` (the shorter length if one is a prefix)."""
+    return next((i for i, (a, b) in enumerate(zip(before, after, strict=False)) if not same(a, b)),
+                min(len(before), len(after)))
 
 
 def _at(items: list[Any], index: int) -> str:
@@ -249,8 +254,7 @@ def _item_detail(key: str, before: Any, after: Any) -> str:
     says it for events: long lists otherwise read the same up to where a line is cut."""
     if not (isinstance(before, list) and isinstance(after, list)):
         return ""
-    index = next((i for i, (a, b) in enumerate(zip(before, after, strict=False)) if not same(a, b)),
-                 min(len(before), len(after)))
+    index = _first_change(before, after)
     return f"{key} item {index + 1}: before {_at(before, index)}, after {_at(after, index)}"
 
 

@@ -10,7 +10,7 @@ import shlex
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
-from .checking import FileOutcome
+from .checking import FileOutcome, no_longer_claimed
 from .delta import Json
 from .diff import CHANGED, NOT_RUN, SAME, Outcome, show
 from .diff import summary as parts_summary
@@ -138,8 +138,7 @@ def junit_suites(section: list[Json], clean: Callable[[str], str]) -> list[ET.El
         if dropped:  # a change of its own (exit 4), which no case or game shows
             case = ET.SubElement(suite, "testcase", classname=f"baseline.{done['edition']}.engine",
                                  name="capabilities", time="0.000000", file=clean(done["file"]))
-            message = (f"the engine no longer claims {', '.join(dropped)}, which the baseline recorded: what "
-                       "it gave is no longer compared")
+            message = f"{no_longer_claimed(dropped)}: what it gave is no longer compared"
             ET.SubElement(case, "failure", message=clean(message), type="baseline_changed").text = clean(
                 f"{message}\nto accept this change on purpose: {done['update']}")
         for unit in units:

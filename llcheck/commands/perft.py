@@ -234,19 +234,19 @@ def divide_lines(reference: list[Branch[Any]], engine: list[Branch[Any]]) -> lis
         if other is None:
             lines.append(f"{branch.label}: {want} / missing  <-- not listed by the engine")
         elif other.levels != branch.levels:
-            ours_end, theirs_end = branch.levels[-1], other.levels[-1]
-            if ours_end.terminals and not theirs_end.terminals:
-                got = f"{theirs_end.describe()} (no terminal)"
-            else:
-                got = theirs_end.describe()
-                want += " (no terminal)" if theirs_end.terminals and not ours_end.terminals else ""
-            lines.append(f"{branch.label}: {want} / {got}  <-- differs")
+            expected, got = branch.levels[-1], other.levels[-1]
+            lines.append(f"{branch.label}: {_side(expected, got)} / {_side(got, expected)}  <-- differs")
         else:
             lines.append(f"{branch.label}: {want}")
     for branch in engine:
         if branch.key not in ours:
             lines.append(f"{branch.label}: illegal / {branch.levels[-1].describe()}  <-- not legal")
     return lines
+
+
+def _side(level: Level, other: Level) -> str:
+    """One side of a divide line, marked `(no terminal)` where only the other side has some."""
+    return level.describe() + (" (no terminal)" if other.terminals and not level.terminals else "")
 
 
 def _comparison_json(result: Comparison) -> dict[str, Any]:

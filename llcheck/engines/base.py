@@ -8,9 +8,11 @@ the same to the harness, the properties, perft and the fuzzer.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from .pipes import printable
 
 Json = dict[str, Any]
 
@@ -18,6 +20,14 @@ CAPABILITIES = ("legal_actions", "views", "events", "games")
 """Optional abilities an engine may claim in its hello:
 legal_actions: lists every legal action; views: answers per-player views; events: reports the
 canonical events of each action; games: plays several rounds (next_round) with favour tokens."""
+
+
+def known_capabilities(claimed: Iterable[str]) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The capabilities claimed that this llcheck knows, and the others (a later addition to the
+    protocol, or a typo) in order, once each, made printable for the report."""
+    claimed = list(claimed)
+    unknown = dict.fromkeys(printable(c, 40) for c in claimed if c not in CAPABILITIES)
+    return frozenset(c for c in claimed if c in CAPABILITIES), tuple(unknown)
 
 
 class EngineFailure(Exception):

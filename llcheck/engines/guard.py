@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 from loveletter_ref.errors import with_article
 
 from ..harness.interrupts import real_interrupt
-from .base import CAPABILITIES, Engine, EngineFailure, Hello, Json, Reply
+from .base import Engine, EngineFailure, Hello, Json, Reply, known_capabilities
 from .pipes import printable
 
 T = TypeVar("T")
@@ -100,11 +100,9 @@ def checked_hello(engine: object) -> Hello:
             problems.append(f"{field} is not a collection of strings")
     if problems:
         raise EngineFailure(f"its hello is unusable: {'; '.join(problems)}")
-    claimed = list(hello.capabilities)
-    unknown = (printable(c, 40) for c in claimed if c not in CAPABILITIES)
-    ignored = tuple(dict.fromkeys([*hello.ignored, *unknown]))
-    return dataclasses.replace(hello, editions=tuple(hello.editions), ignored=ignored,
-                               capabilities=frozenset(c for c in claimed if c in CAPABILITIES))
+    known, unknown = known_capabilities(hello.capabilities)
+    return dataclasses.replace(hello, editions=tuple(hello.editions), capabilities=known,
+                               ignored=tuple(dict.fromkeys([*hello.ignored, *unknown])))
 
 
 class Guarded(Engine):

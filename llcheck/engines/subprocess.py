@@ -27,7 +27,7 @@ from typing import Any
 
 from ..protocol.messages import PROTOCOL_VERSION, ProtocolError, decode, encode, field, objects
 from ..protocol.schema import response_definition, schema_problem
-from .base import CAPABILITIES, Engine, EngineFailure, Hello, Json, Reply
+from .base import Engine, EngineFailure, Hello, Json, Reply, known_capabilities
 from .pipes import MAX_LINE, LineReader, LineTooLong, PipeTimeout, StderrTail, printable, write_all
 from .process import EngineProcess, Launch
 
@@ -311,10 +311,10 @@ def _hello(answer: Json) -> Hello:
         raise ProtocolError("field 'editions' must list edition ids (strings)")
     if not all(isinstance(c, str) for c in capabilities):
         raise ProtocolError("field 'capabilities' must list capability names (strings)")
-    ignored = tuple(dict.fromkeys(printable(c, 40) for c in capabilities if c not in CAPABILITIES))
+    known, ignored = known_capabilities(capabilities)
     return Hello(printable(field(answer, "name", str, "a string"), 100),
                  printable(field(answer, "version", str, "a string"), 100),
-                 tuple(editions), frozenset(c for c in capabilities if c in CAPABILITIES), protocol, ignored)
+                 tuple(editions), known, protocol, ignored)
 
 
 def _reply(answer: Json) -> Reply:

@@ -83,9 +83,12 @@ def describe_action(action: Json) -> str:
 def compact(value: Any, limit: int | None = None) -> str:
     """Compact JSON, shortened to `limit` characters when given."""
     text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=repr)
-    if limit is not None and len(text) > limit:
-        return text[:limit - 3] + "..."
-    return text
+    return text if limit is None else shorten(text, limit)
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters, `...` ending it when cut."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 @dataclass

@@ -10,6 +10,7 @@ from typing import Any
 
 from loveletter_ref.errors import escape_controls
 
+from .blame import first_index
 from .clauses import clause_quote
 from .compare import whole_value_detail, without_clauses
 from .report import Report
@@ -25,6 +26,7 @@ from .results import (
     Tally,
     by_key,
     compact,
+    shorten,
 )
 
 WIDTH = 160
@@ -163,25 +165,19 @@ def compact_pair(expected: Any, actual: Any, limit: int) -> tuple[str, str]:
     """Both values as `compact` JSON shortened to `limit` characters, unless the two would then
     read the same: then each starts (after `...`) at the first list item or object key whose
     values differ, `clause` fields aside, so that alike-looking lines never hide a difference."""
-    short = compact(expected, limit), compact(actual, limit)
-    if short[0] != short[1] or compact(expected) == compact(actual):
-        return short
-    starts = _first_difference(expected, actual)
+    whole = compact(expected), compact(actual)
+    short = shorten(whole[0], limit), shorten(whole[1], limit)
+    starts = _first_difference(expected, actual) if short[0] == short[1] and whole[0] != whole[1] else None
     if starts is None:
         return short
-    shown = []
-    for value, start in zip((expected, actual), starts, strict=True):
-        text = "..." + compact(value)[start:]
-        shown.append(text if len(text) <= limit else text[:limit - 3] + "...")
-    return shown[0], shown[1]
+    return shorten("..." + whole[0][starts[0]:], limit), shorten("..." + whole[1][starts[1]:], limit)
 
 
 def _first_difference(expected: Any, actual: Any) -> tuple[int, int] | None:
     """Where, in each value's compact JSON, the first item or key that differs begins (None for
     values that are not both lists or both objects)."""
     if isinstance(expected, list) and isinstance(actual, list):
-        pairs = list(zip(without_clauses(expected), without_clauses(actual), strict=False))
-        i = next((n for n, (a, b) in enumerate(pairs) if a != b), len(pairs))
+        i = first_index(without_clauses(expected), without_clauses(actual))
         return _item_at(expected, i), _item_at(actual, i)
     if isinstance(expected, dict) and isinstance(actual, dict):
         key = next((k for k in expected if expected[k] != actual.get(k)), None)

@@ -24,16 +24,22 @@ from .trace import Json
 DESCRIPTION = "Games in which the property-based tests caught an engine breaking a rule"
 
 
+def with_attempt(replay: Json, attempt: Json | None) -> Json:
+    """The replay with `attempt` (the action the engine crashed on or refused) played last."""
+    if attempt is None or not replay.get("rounds"):
+        return replay
+    *done, last = replay["rounds"]
+    return {**replay, "rounds": [*done, {**last, "actions": [*last["actions"], attempt]}]}
+
+
 def case_from_replay(rules: Rules, replay: Json, *, prop: str, message: str, clauses: list[str],
                      attempt: Json | None = None, observer: int | None = None) -> Json:
     """A case replaying `replay` (then `attempt`, if given) with the reference's expectations."""
     game = Game(rules.edition, rules.players, first_player=replay["first_player"],
                 tokens=replay.get("tokens"))
     rounds: list[Json] = []
-    for number, round_ in enumerate(replay["rounds"], 1):
-        actions = list(round_["actions"])
-        if attempt is not None and number == len(replay["rounds"]):
-            actions.append(attempt)
+    for round_ in with_attempt(replay, attempt)["rounds"]:
+        actions = round_["actions"]
         try:
             start = _expect(game, game.start_round(round_["deck"]), observer)
         except (DeckError, IllegalActionError):

@@ -28,7 +28,7 @@ from loveletter_ref.spec import Edition, load_spec
 from ..engines.base import Engine
 from ..errors import UsageError
 from . import profiles
-from .cases import case_from_replay, case_path, write_cases
+from .cases import case_from_replay, case_path, with_attempt, write_cases
 from .context import Context
 from .failures import EngineBroke, ShrinkSpent, Violation, guarded, one_line, violation
 from .games import HiddenInformation, Replay
@@ -277,10 +277,7 @@ def _with_replay(message: str, replay: Json | None, attempt: Json | None = None)
     action the engine crashed on or refused (`attempt`), as the case does."""
     if replay is None:
         return message
-    if attempt is not None and replay.get("rounds"):
-        *done, last = replay["rounds"]
-        replay = {**replay, "rounds": [*done, {**last, "actions": [*last["actions"], attempt]}]}
-    return f"{message}; replay: {json.dumps(replay, separators=(',', ':'))}"
+    return f"{message}; replay: {json.dumps(with_attempt(replay, attempt), separators=(',', ':'))}"
 
 
 def _close(engines: list[Engine]) -> None:

@@ -595,10 +595,7 @@ def targets(ed: Ed) -> list[Json]:
     out = []
     for players in range(ed.spec.min_players, ed.spec.max_players + 1):
         goal = ed.spec.player_table("tokens_to_win", players)
-        deck, steps = _quick_win(ed, players)
-        tokens = [goal - 1] + [0] * (players - 1)
         won = [goal] + [0] * (players - 1)
-        *before, last = steps
         out.append(
             case(
                 ed,
@@ -607,74 +604,39 @@ def targets(ed: Ed) -> list[Json]:
                 clauses=ed.c("tokens.target", "game.end", "round.last-standing", "tokens.round-win"),
                 tags=["tokens", "game-end"],
                 players=players,
-                tokens=tokens,
-                rounds=[
-                    rnd(
-                        deck,
-                        [
-                            *before,
-                            step(
-                                last["action"],
-                                [
-                                    *_win_events(players),
-                                    e_round_end("last_standing", [0]),
-                                    e_token(0),
-                                    e_game_end(0),
-                                ],
-                                state={
-                                    "phase": "game_over",
-                                    "turn": None,
-                                    "tokens": won,
-                                    "round_winners": [0],
-                                    "game_winners": [0],
-                                },
-                            ),
-                        ],
-                    )
-                ],
+                tokens=[goal - 1] + [0] * (players - 1),
+                rounds=_won_round(ed, players, won, game_over=True),
                 result={"tokens": won, "game_winners": [0]},
             )
         )
     for players in range(ed.spec.min_players, ed.spec.max_players + 1):
-        out.append(_not_enough(ed, players))
+        # one token short does not end the game (an engine whose target is one too low ends it here)
+        goal = ed.spec.player_table("tokens_to_win", players)
+        out.append(
+            case(
+                ed,
+                f"tokens.target/{players}-players-{goal - 1}-tokens-is-not-enough",
+                f"With {players} players, {goal - 1} tokens do not end the game",
+                clauses=ed.c("tokens.target", "round.last-standing", "tokens.round-win"),
+                tags=["tokens"],
+                players=players,
+                tokens=[goal - 2] + [0] * (players - 1),
+                rounds=_won_round(ed, players, [goal - 1] + [0] * (players - 1), game_over=False),
+            )
+        )
     return out
 
 
-def _not_enough(ed: Ed, players: int) -> Json:
-    """One token short of the target does not end the game: a round won from two short of it (an
-    engine whose target is one too low ends the game here)."""
-    goal = ed.spec.player_table("tokens_to_win", players)
+def _won_round(ed: Ed, players: int, tokens: list[int], game_over: bool) -> list[Json]:
+    """Seat 0 wins the round of `_quick_win`, holding `tokens` after it; the game ends or not."""
     deck, steps = _quick_win(ed, players)
     *before, last = steps
-    short = [goal - 1] + [0] * (players - 1)
-    return case(
-        ed,
-        f"tokens.target/{players}-players-{goal - 1}-tokens-is-not-enough",
-        f"With {players} players, {goal - 1} tokens do not end the game",
-        clauses=ed.c("tokens.target", "round.last-standing", "tokens.round-win"),
-        tags=["tokens"],
-        players=players,
-        tokens=[goal - 2] + [0] * (players - 1),
-        rounds=[
-            rnd(
-                deck,
-                [
-                    *before,
-                    step(
-                        last["action"],
-                        [*_win_events(players), e_round_end("last_standing", [0]), e_token(0)],
-                        state={
-                            "phase": "round_over",
-                            "turn": None,
-                            "tokens": short,
-                            "round_winners": [0],
-                            "game_winners": None,
-                        },
-                    ),
-                ],
-            )
-        ],
-    )
+    events = [*_win_events(players), e_round_end("last_standing", [0]), e_token(0)]
+    if game_over:
+        events.append(e_game_end(0))
+    state = {"phase": "game_over" if game_over else "round_over", "turn": None, "tokens": tokens,
+             "round_winners": [0], "game_winners": [0] if game_over else None}
+    return [rnd(deck, [*before, step(last["action"], events, state=state)])]
 
 
 def last_standing(ed: Ed) -> list[Json]:
