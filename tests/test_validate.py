@@ -33,7 +33,7 @@ def line_of(text: str, needle: str, occurrence: int = 1) -> int:
 def test_bundled_editions_validate(capsys):
     code, out, err = validate(capsys, "classic", "z-man-2019")
     assert code == 0 and err == []
-    assert "classic.yaml: ok: edition classic, 8 cards (16), 41 clauses, 2-4 players; 38 quotes" in out[0]
+    assert "classic.yaml: ok: edition classic, 8 cards (16), 41 clauses, 2-4 players; 46 quotes" in out[0]
     assert "edition z-man-2019, 10 cards (21)" in out[1]
 
 
@@ -71,8 +71,8 @@ def test_counts_that_do_not_add_up(tmp_path, capsys):
     line = line_of(text, "deck_size: 16")
     detail = ("Guard 4, Priest 2, Baron 2, Handmaid 2, Prince 2, King 1, Countess 1, Princess 1")
     assert code == 2
-    assert err == [f"{path}:{line}:5: card counts add up to 15 for {n} players, not the deck_size 16 "
-                   f"({detail})" for n in (2, 3, 4)]
+    assert err == [f"{path}:{line}:5: card counts add up to 15 for 2-4 players, not the deck_size 16 "
+                   f"({detail})"]
 
 
 def test_missing_token_target(tmp_path, capsys):

@@ -32,6 +32,13 @@ def line_of(text: str, needle: str, occurrence: int = 1) -> int:
     return [i + 1 for i, line in enumerate(text.splitlines()) if needle in line][occurrence - 1]
 
 
+def at(text: str, needle: str, after: str = "") -> str:
+    """LINE:COL of the first occurrence of `needle` (after the first of `after`)."""
+    offset = text.index(needle, text.index(after))
+    line, col = text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
+    return f"{line}:{col}"
+
+
 # -- rulebooks ---------------------------------------------------------------------------------
 
 def test_a_rulebooks_folder_that_does_not_exist_is_one_error(tmp_path, capsys, monkeypatch):
@@ -61,7 +68,7 @@ def test_the_summary_counts_the_quotes_checked_and_the_paraphrases(tmp_path, cap
     if not rulebook_dirs():
         pytest.skip("the shared rulebooks are not available here")
     code, out, _ = run(capsys, "validate", "classic")
-    assert code == 0 and out[0].endswith("2-4 players; 38 quotes checked, 6 paraphrases")
+    assert code == 0 and out[0].endswith("2-4 players; 46 quotes checked, 6 paraphrases")
 
 
 # -- card names --------------------------------------------------------------------------------
@@ -152,6 +159,89 @@ def test_a_missing_modifier_takes_its_article(tmp_path, capsys):
     assert code == 2
     assert err == [f"{path}:{line_of(text, '- id: baron.compare')}:9: Baron: compare needs an on_tie rule "
                    "(state it)"]
+
+
+# -- a value that may be an object or a list, a number or a table ----------------------------
+
+PRINCESS_SOURCE = "          doc: bga\n          line: 21\n          quote: \"Иф yоу дисцард"
+
+
+@pytest.mark.parametrize("old, new, needle, message", [
+    ("line: 21", 'line: "21"', 'line: "21"', "source.line: '21' is not of type 'integer'"),
+    ("line: 21", "line: 0", "line: 0", "source.line: 0 is less than the minimum of 1"),
+    ("line: 21", "line: 21\n          page: 3", "page: 3", "source: unknown field or rule 'page'"),
+    ("          doc: bga\n", "", "source:", "source: 'doc' is a required property"),
+], ids=["line-a-string", "line-zero", "unknown-field", "no-doc"])
+def test_a_fault_inside_one_source_is_named_at_its_own_field(tmp_path, capsys, old, new, needle, message):
+    assert PRINCESS_SOURCE in CLASSIC
+    text = CLASSIC.replace(PRINCESS_SOURCE, PRINCESS_SOURCE.replace(old, new))
+    code, _, err = run(capsys, "validate", path := spec_file(tmp_path, text))
+    assert code == 2
+    assert err == [f"{path}:{at(text, needle, '- id: princess.discard')}: cards[7].rules[0].{message}"]
+
+
+def test_a_quote_that_is_no_string_is_named_at_the_quote(tmp_path, capsys):
+    text = KANAI.replace('quote: "16 cards."', "quote: 123")
+    code, _, err = run(capsys, "validate", path := spec_file(tmp_path, text))
+    assert code == 2
+    assert err == [f"{path}:{at(text, 'quote: 123')}: rules[0].source.quote: 123 is not of type 'string'"]
+
+
+def test_a_fault_inside_a_list_of_sources_is_named_at_its_item(tmp_path, capsys):
+    cited = '{doc: kanai, paraphrase: true, quote: "16 cards."}'
+    text = KANAI.replace(f"source: {cited}", f'source: [{cited}, {{doc: kanai, line: "3", quote: "x"}}]')
+    code, _, err = run(capsys, "validate", path := spec_file(tmp_path, text))
+    where = at(text, 'line: "3"')
+    assert code == 2
+    assert err == [f"{path}:{where}: rules[0].source[1].line: '3' is not of type 'integer'"]
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("deck_size: 16", 'deck_size: {"2-4": "16"}', "rules[0].deck_size.2-4: '16' is not of type 'integer'"),
+    ("set_aside: 1", 'set_aside: {"2-4": -1}', "rules[1].set_aside.2-4: -1 is less than the minimum of 0"),
+], ids=["deck-size", "set-aside"])
+def test_a_fault_inside_a_player_table_is_named_at_its_entry(tmp_path, capsys, old, new, message):
+    text = KANAI.replace(old, new)
+    code, _, err = run(capsys, "validate", path := spec_file(tmp_path, text))
+    where = at(text, '"2-4"')
+    assert code == 2
+    assert err == [f"{path}:{where}: {message}"]
+
+
+# -- deck counts, once for all the player counts they hold for --------------------------------
+
+ZMAN = (spec_dir() / "editions" / "z-man-2019.yaml").read_text(encoding="utf-8")
+
+
+def test_counts_that_do_not_add_up_are_one_line_for_every_player_count(tmp_path, capsys):
+    text = ZMAN.replace("    count: 6\n", "    count: 5\n")
+    code, _, err = run(capsys, "validate", path := spec_file(tmp_path, text))
+    assert code == 2
+    assert err == [f"{path}:{at(text, 'deck_size: 21')}: card counts add up to 20 for 2-6 players, not "
+                   "the deck_size 21 (Spy 2, Guard 5, Priest 2, Baron 2, Handmaid 2, Prince 2, Chancellor 2, "
+                   "King 1, Countess 1, Princess 1)"]
+
+
+def test_a_deck_size_table_that_leaves_player_counts_out_is_one_line(tmp_path, capsys):
+    text = ZMAN.replace("deck_size: 21", 'deck_size: {"2-3": 21}')
+    code, _, err = run(capsys, "validate", path := spec_file(tmp_path, text))
+    assert code == 2
+    assert err == [f"{path}:{line_of(text, 'deck_size:')}:5: deck_size gives no size for 4-6 players"]
+
+
+def test_a_deck_too_small_for_several_player_counts_is_one_line(tmp_path, capsys):
+    text = KANAI.replace("set_aside: 1,", "set_aside: 10,").replace('{"2": 3}', '{"2-4": 3}')
+    code, _, err = run(capsys, "validate", path := spec_file(tmp_path, text))
+    assert code == 2
+    assert err == [f"{path}:{at(text, 'deck_size: 16')}: 3-4 players need at least 17/18 cards (set aside, "
+                   "face up, one each and one to draw) but the deck has 16"]
+
+
+def test_player_counts_a_token_table_leaves_out_are_named_as_ranges(tmp_path, capsys):
+    text = ZMAN.replace('tokens_to_win: {"2": 6, "3": 5, "4": 4, "5": 3, "6": 3}', 'tokens_to_win: {"3": 5}')
+    code, _, err = run(capsys, "validate", path := spec_file(tmp_path, text))
+    assert code == 2
+    assert err == [f"{path}:{at(text, 'tokens_to_win:')}: tokens_to_win has no target for 2, 4-6 players"]
 
 
 # -- paths -------------------------------------------------------------------------------------

@@ -138,8 +138,15 @@ class Clause:
         return self.rule
 
     def quote(self) -> str:
-        """The first source's citation, for reports."""
-        return self.sources[0].cite() if self.sources else "(no source)"
+        """Every source's citation, for reports; a file is named once for the sources after it."""
+        if not self.sources:
+            return "(no source)"
+        cited, last = [], None
+        for source in self.sources:
+            where = source.file or source.doc
+            cited.append(source.cite().removeprefix(where) if where == last else source.cite())
+            last = where
+        return ", ".join(cited)
 
 
 @dataclass(frozen=True, eq=False)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.exceptions import ValidationError, relevance
 
 from ..errors import Problem
 from .yamlsafe import Pointer, Positions, locate
@@ -32,13 +32,16 @@ def pointer_text(pointer: Pointer) -> str:
 
 
 def most_specific(error: ValidationError) -> ValidationError:
-    """The most specific error under a oneOf/anyOf failure (or the first that has its own words)."""
+    """The error under a oneOf/anyOf failure that the value's JSON type picks (or one in its own words)."""
     while error.context and _own_words(error) is None:
-        deeper = best_match(error.context)
-        if deeper is None or deeper is error:
-            break
-        error = deeper
+        error = max(_fitting(error.context), key=relevance)
     return error
+
+
+def _fitting(errors: list[ValidationError]) -> list[ValidationError]:
+    """The errors of the alternatives that take the value's JSON type (all, if every one refuses it)."""
+    misfits = {e.relative_schema_path[0] for e in errors if e.validator == "type" and not e.relative_path}
+    return [e for e in errors if e.relative_schema_path[0] not in misfits] or errors
 
 
 def _own_words(error: ValidationError) -> str | None:

@@ -213,7 +213,7 @@ class _Checks:
             missing = [n for n in range(self.lo, self.hi + 1) if table_lookup(value, n) is None]
             if missing:
                 word = "target" if kind == "tokens_to_win" else "value"
-                yield where + (kind,), f"{kind} has no {word} for {_counts(missing)} players"
+                yield where + (kind,), f"{kind} has no {word} for {_player_counts(missing)} players"
         if kind == "next_first" and not self.reading:
             for case, what in (("several", "several players"), ("none", "nobody")):
                 if case not in value:
@@ -377,28 +377,32 @@ class _Checks:
     # -- counts ------------------------------------------------------------------------------
 
     def _counts(self) -> Iterator[Found]:
+        """Card counts against deck_size, one line per fault with the player counts it holds for."""
         rules = {kind: c for c in self.data["rules"] for kind in rule_kinds(c, ALL_GENERAL_KINDS)}
         size_rule = rules.get("deck_size")
         if not size_rule or "deck_size" not in size_rule:
             return
         where = ("rules", self.data["rules"].index(size_rule), "deck_size")
+        faults: dict[tuple[Any, ...], list[int]] = {}
         for n in range(self.lo, self.hi + 1):
-            size = size_rule["deck_size"]
-            expected = size if isinstance(size, int) else table_lookup(size, n)
-            if expected is None:
-                yield where, f"deck_size gives no size for {n} players"
-                continue
-            total = sum(_card_count(card, n) for card in self.data["cards"])
-            if total != expected:
-                detail = ", ".join(f"{c['name']} {_card_count(c, n)}" for c in self.data["cards"])
-                yield where, (f"card counts add up to {total} for {n} players, not the deck_size "
-                              f"{expected} ({detail})")
-                continue
-            need = n + 1 + _plain(rules.get("set_aside"), "set_aside", n)
-            need += _plain(rules.get("face_up"), "face_up", n)
-            if need > total:
-                yield where, (f"{n} players need at least {need} cards (set aside, face up, one "
-                              f"each and one to draw) but the deck has {total}")
+            fault = self._count_fault(rules, size_rule["deck_size"], n)
+            if fault is not None:
+                faults.setdefault(fault, []).append(n)
+        for fault, players in faults.items():
+            yield where, _count_fault_message(fault, players)
+
+    def _count_fault(self, rules: dict[str, Any], size: int | dict[str, int],
+                     n: int) -> tuple[Any, ...] | None:
+        """What is wrong with the deck for `n` players, as the facts the message states, without `n`."""
+        expected = size if isinstance(size, int) else table_lookup(size, n)
+        if expected is None:
+            return ("unsized",)
+        total = sum(_card_count(card, n) for card in self.data["cards"])
+        if total != expected:
+            detail = ", ".join(f"{c['name']} {_card_count(c, n)}" for c in self.data["cards"])
+            return ("sum", total, expected, detail)
+        kept = _plain(rules.get("set_aside"), "set_aside", n) + _plain(rules.get("face_up"), "face_up", n)
+        return ("short", total, kept) if n + 1 + kept > total else None
 
     # -- sources -----------------------------------------------------------------------------
 
@@ -494,8 +498,29 @@ def _plain(clause: dict[str, Any] | None, kind: str, players: int) -> int:
     return value if isinstance(value, int) else (table_lookup(value, players) or 0)
 
 
-def _counts(numbers: list[int]) -> str:
-    return ", ".join(str(n) for n in numbers)
+def _count_fault_message(fault: tuple[Any, ...], players: list[int]) -> str:
+    """The one line for a deck fault that holds for these player counts."""
+    counts = _player_counts(players)
+    if fault[0] == "unsized":
+        return f"deck_size gives no size for {counts} players"
+    if fault[0] == "sum":
+        _, total, expected, detail = fault
+        return f"card counts add up to {total} for {counts} players, not the deck_size {expected} ({detail})"
+    _, total, kept = fault
+    needs = "/".join(str(n + 1 + kept) for n in players)
+    return (f"{counts} players need at least {needs} cards (set aside, face up, one each and one to draw) "
+            f"but the deck has {total}")
+
+
+def _player_counts(numbers: list[int]) -> str:
+    """Player counts, runs of consecutive ones as ranges: 2-4, 6."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
 
 
 def _count_message(clause_id: str, kinds: list[str], vocabulary: tuple[str, ...]) -> str:
