@@ -218,6 +218,50 @@ def test_a_vacuous_verdict_the_proving_side_may_owe_to_its_own_gaps_is_settled_o
     assert problems(alone) == []
 
 
+def test_a_clause_vacuous_between_two_but_observable_on_its_own_is_headed_so():
+    """targeting.no-valid-target: the proof that bga-classic-premium never consults it covers
+    3-4 players, whose games stop on its silent turn order first; on its own the clause shows in
+    a 2-player game. The headline and the summary say both, so that a judge does not read
+    "vacuous" as "can never matter"."""
+    from llcheck.disputes import Budget, compare, comparison_json, comparison_text
+    a, b = open_side("bga-classic-premium"), open_side("classic")
+    data = comparison_json(compare(a, b, Budget(games=30), 10.0,
+                                   keys=["targeting.no-valid-target", "setup.first-player"]))
+    assert [v["status"] for v in data["verdicts"]] == ["vacuous", "vacuous"]
+    assert data["summary"]["observable_alone"] == 1
+    text = comparison_text(data)
+    assert "2 clauses differ: 0 observable, 2 vacuous, 0 undecided (1 of the others observable on its " \
+           "own: targeting.no-valid-target)" in text
+    assert "\ntargeting.no-valid-target: VACUOUS between these two, OBSERVABLE on its own\n" in text
+    assert "\nsetup.first-player: VACUOUS\n" in text
+
+
+def test_a_card_clause_left_undecided_is_settled_on_its_own():
+    """countess: the Dutch classic variant numbers the Countess 8 and its King 7; games of the
+    two part first on the tie rule and the token target. On its own, classic's Countess (7)
+    ties with the variant's King, which changes who wins a showdown."""
+    from llcheck.disputes import Budget, compare, comparison_json
+    a, b = open_side("nl-2019-classic-variant"), open_side("classic")
+    verdict = comparison_json(compare(a, b, Budget(games=30), 10.0, keys=["countess"]))["verdicts"][0]
+    assert verdict["status"] == "undecided"
+    assert verdict["alone"]["status"] == "observable" and problems(verdict["alone"]) == []
+
+
+def test_an_edited_copy_of_a_bundled_reading_is_told_apart_from_it(capsys, tmp_path):
+    """A translator's copy of tr-2019 keeps its id: each side is labelled by where it comes from,
+    and each keeps its own replay."""
+    path = tmp_path / "tr-edit.yaml"
+    path.write_text((ROOT / "spec" / "readings" / "nl-2019.yaml").read_text(encoding="utf-8")
+                    .replace("\nid: nl-2019\n", "\nid: tr-2019\n"), encoding="utf-8")
+    code, out, err = run_cli(capsys, str(path), "tr-2019", "--json", "--games", "20", "--no-alone")
+    assert code == 1, err
+    data = json.loads(out)
+    labels = [f"tr-2019 ({path})", "tr-2019 (bundled)"]
+    assert [data["a"]["label"], data["b"]["label"]] == labels
+    witnessed = [v["witness"] for v in data["verdicts"] if "witness" in v]
+    assert witnessed and all(list(w["replays"]) == labels for w in witnessed)
+
+
 def test_a_guess_by_value_where_each_dealt_value_is_one_card_is_a_guess_by_card():
     """guard.guess: Premium names values, classic cards. Premium's value 6 is the King or the
     Constable, but no deck for 2-4 players holds the Constable: with the player counts both

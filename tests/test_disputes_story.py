@@ -108,3 +108,24 @@ def test_a_refused_play_of_two_players_names_them(tmp_path):
     text = story(Witness(5, 0, None, steps, 1, looks), "judge-premium", "premium")
     assert "Under judge-premium: playing the Baroness on Cleo is refused: " in text
     assert "Under premium: Ana plays the Baroness on Cleo, Ana sees Cleo's Guard; Ben draws the " in text
+
+
+def test_after_the_games_part_each_side_follows_its_own_turns():
+    """targeting.no-valid-target on its own: under classic Ben's Baron has no effect and Ana's
+    turn follows; under the other side the same Baron is Ben's still (it was once told as Ana's,
+    the turn the first side had moved to)."""
+    data = comparison_json(compare(open_side("bga-classic-premium"), open_side("classic"), Budget(games=30),
+                                   10.0, keys=["targeting.no-valid-target"]))
+    text = data["verdicts"][0]["alone"]["witness"]["story"]
+    assert "Under classic: Ben plays the Baron, it has no effect; Ana draws the " in text
+    assert "Under classic with bga-classic-premium's targeting.no-valid-target: Ben plays the Baron; " \
+           "here the rules give no answer [targeting.no-valid-target]" in text
+
+
+def test_when_neither_side_plays_on_the_story_says_so():
+    """players: fa-guide seats 5 but names too few cards for them, classic refuses 5 players."""
+    data = comparison_json(compare(open_side("fa-guide"), open_side("classic"), Budget(games=1), 1.0,
+                                   keys=["players"], alone=False))
+    text = data["verdicts"][0]["witness"]["story"]
+    assert text.endswith("So neither plays on: fa-guide's rules are silent at setup.deck, and classic "
+                         "refuses a game of 5 players.")

@@ -3,7 +3,9 @@
 `llcheck disputes A B` lists every clause on which two specs (two readings, or a reading and an
 edition) differ, each with a verdict: observable (a witness game, told as a story and given as
 a replay for each spec, that the two play differently), vacuous (z3 proved that no game ever
-consults the clause) or undecided within the budget (with what was tried).
+consults the clause) or undecided within the budget (with what was tried). A clause left
+undecided, or vacuous because one side's games stop on its silences first, is also settled on
+its own: the spec with only that clause taken from the other side.
 
 `llcheck disputes A` lists a reading's contradictions, each settled between its versions, and
 its silences, each with a game that needs the clause (the reference engine stops with a rule
@@ -37,6 +39,7 @@ from ..disputes import (
     comparison_json,
     comparison_text,
     open_side,
+    told_apart,
 )
 from ..disputes.catalogue import DEFAULT_BUDGET, DEFAULT_DATA, DEFAULT_OUTPUT, DEFAULT_Z3, Catalogue
 from ..errors import UsageError
@@ -59,7 +62,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=None, metavar="N",
                         help=f"games per player count in the broad search (default {Budget.games})")
     parser.add_argument("--no-alone", action="store_true",
-                        help="do not settle undecided clauses on their own as well")
+                        help="do not also settle clauses on their own (those undecided, or vacuous "
+                             "because a side's games stop on its silences first)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--output", type=Path, default=None, metavar="FILE",
                         help=f"--all: the report to write (default {DEFAULT_OUTPUT})")
@@ -86,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
     if len(args.specs) not in (1, 2):
         raise UsageError("give one reading, two specs, or --all")
     chosen = version_choices(args.specs, parse_choices(args.version_of))
-    sides = [open_side(name, mine) for name, mine in zip(args.specs, chosen, strict=True)]
+    opened = [open_side(name, mine) for name, mine in zip(args.specs, chosen, strict=True)]
+    sides = told_apart(opened, args.specs)
     timeout = args.timeout or TIMEOUT
     budget = Budget(games=args.games or Budget.games, seconds=timeout * 10)
     if len(sides) == 1:

@@ -7,6 +7,7 @@ the text and the Markdown of `docs/disputes.md` are both rendered from it.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from loveletter_ref.spec import Clause, Source
@@ -109,7 +110,8 @@ def comparison_json(comparison: Comparison) -> dict[str, Any]:
         verdicts.append(out)
     return {
         "a": side_json(comparison.a), "b": side_json(comparison.b),
-        "summary": {s: comparison.count(s) for s in ("observable", "vacuous", "undecided")},
+        "summary": {**{s: comparison.count(s) for s in ("observable", "vacuous", "undecided")},
+                    "observable_alone": len(observable_alone(verdicts))},
         "masked": comparison.masked or None,
         "alike": [_alike_json(d, comparison) for d in comparison.alike],
         "verdicts": verdicts,
@@ -160,10 +162,27 @@ def _stance_lines(stance: dict[str, Any], indent: str) -> list[str]:
     return lines
 
 
+def observable_alone(verdicts: list[dict[str, Any]]) -> list[str]:
+    """The clauses not observable between the two sides that are observable on their own."""
+    return [v["clause"] for v in verdicts
+            if v["status"] != "observable" and (v.get("alone") or {}).get("status") == "observable"]
+
+
+def headline(verdict: dict[str, Any], shout: bool = False) -> str:
+    """A verdict's status (in capitals when `shout`), and its verdict on its own when that one is
+    observable and it is not."""
+    status, alone = verdict["status"], "observable"
+    if shout:
+        status, alone = status.upper(), alone.upper()
+    if verdict["clause"] in observable_alone([verdict]):
+        return f"{status} between these two, {alone} on its own"
+    return status
+
+
 def verdict_text(verdict: dict[str, Any], indent: str = "") -> list[str]:
     """A verdict as lines of text."""
     head = {"difference": "", "contradiction": "contradiction ", "silence": "silence "}[verdict["kind"]]
-    lines = [f"{indent}{head}{verdict['clause']}: {verdict['status'].upper()}"]
+    lines = [f"{indent}{head}{verdict['clause']}: {headline(verdict, shout=True)}"]
     if verdict["kind"] == "silence":
         lines += _stance_lines(verdict["a"], indent + "  ")
     else:
@@ -194,7 +213,7 @@ def comparison_text(data: dict[str, Any]) -> str:
     s = data["summary"]
     lines = [f"{_describe(a)} vs {_describe(b)}",
              f"{len(data['verdicts'])} clauses differ: {s['observable']} observable, {s['vacuous']} vacuous, "
-             f"{s['undecided']} undecided"]
+             f"{s['undecided']} undecided{alone_note(data['verdicts'])}"]
     for side in (a, b):
         for key, (version, count) in side.get("contradicted", {}).items():
             lines.append(f"{side['spec']} contradicts itself on {key}: played here in version {version} of "
@@ -208,6 +227,15 @@ def comparison_text(data: dict[str, Any]) -> str:
         lines.append("")
         lines += verdict_text(verdict)
     return "\n".join(lines)
+
+
+def alone_note(verdicts: list[dict[str, Any]], name: Callable[[str], str] = str) -> str:
+    """For a summary: which clauses not observable between the two are observable on their own."""
+    found = observable_alone(verdicts)
+    if not found:
+        return ""
+    own = "its" if len(found) == 1 else "their"
+    return f" ({len(found)} of the others observable on {own} own: {', '.join(map(name, found))})"
 
 
 def audit_text(data: dict[str, Any]) -> str:

@@ -128,7 +128,7 @@ def compare(a: Side, b: Side, budget: Budget, z3_timeout: float,
                                           _masked_note(counts, setups, d))
     if alone:
         for verdict in verdicts.values():
-            if verdict.a.kind == "card" or verdict.key == PLAYERS:
+            if verdict.key == PLAYERS:
                 continue
             if verdict.status == UNDECIDED:
                 say(f"settling {verdict.key} on its own")

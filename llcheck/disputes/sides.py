@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,8 @@ class Side:
     choices: tuple[tuple[str, int], ...] = ()
     swap: tuple[str, Side] | None = None
     """For a spec built by `derived`: the clause key, and the side it was taken from."""
+    origin: str = ""
+    """Where the spec comes from, shown in its label when the other side has the same id."""
     _built: dict[tuple[Any, ...], Edition | None] = field(default_factory=dict, repr=False)
 
     @property
@@ -47,6 +49,8 @@ class Side:
         """The spec's id, with the versions chosen when they are not the first (and the clause
         swapped in, for a derived spec)."""
         chosen = [f"{key} version {index + 1}" for key, index in self.choices]
+        if self.origin:
+            chosen.insert(0, self.origin)
         label = f"{self.id} ({', '.join(chosen)})" if chosen else self.id
         if self.swap is not None:
             label += f" with {self.swap[1].label}'s {self.swap[0]}"
@@ -74,7 +78,8 @@ class Side:
         edition = self._compile(data, choices, donor)
         if edition is None:
             return None
-        return Side(edition, data, self.positions, self.path, tuple(sorted(choices.items())), (key, donor))
+        return Side(edition, data, self.positions, self.path, tuple(sorted(choices.items())), (key, donor),
+                    self.origin)
 
     @property
     def versions(self) -> dict[str, int]:
@@ -138,6 +143,15 @@ def _open(name: str, choices: tuple[tuple[str, int], ...]) -> Side:
     edition = load_spec(name, dict(choices))
     path, data, positions = load_document(name)
     return Side(edition, data, positions, path, choices)
+
+
+def told_apart(sides: Sequence[Side], names: Sequence[str]) -> list[Side]:
+    """The sides, each labelled by where it comes from when two of them would read alike (a
+    bundled reading and an edited copy of it, which keeps its id)."""
+    if len({side.label for side in sides}) == len(sides) or len(set(names)) < len(names):
+        return list(sides)
+    return [replace(side, origin="bundled" if name == side.id else name)
+            for side, name in zip(sides, names, strict=True)]
 
 
 def side_of(header: Mapping[str, Any]) -> Side | None:

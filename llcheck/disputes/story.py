@@ -9,6 +9,7 @@ story ends with what a table sees.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -224,12 +225,17 @@ def story(witness: Witness, a_label: str, b_label: str) -> str:
     side's version one sentence, so that nothing in it reads as happening in both games)."""
     teller = Teller(witness)
     out = [teller.setup()]
+    other = teller  # side b's own teller once the games part: each side has its own turn and responder
     for i, (la, lb) in enumerate(witness.looks):
+        if other is teller and i >= witness.diverged and _differs(la, lb):
+            other = copy.copy(teller)
         if i < witness.diverged or not _differs(la, lb):
             out += map(_sentence, teller.step(i, la))
+            if other is not teller:
+                other.step(i, lb)
             continue
-        for look, label in ((la, a_label), (lb, b_label)):
-            said = "; ".join(s.rstrip(".") for s in teller.step(i, look))
+        for look, label, side in ((la, a_label, teller), (lb, b_label, other)):
+            said = "; ".join(s.rstrip(".") for s in side.step(i, look))
             out.append(f"Under {label}: {said or 'nothing happens'}.")
     out.append(_sentence(outcome(witness, a_label, b_label)))
     return " ".join(out)
@@ -259,6 +265,9 @@ def _sentence(text: str) -> str:
 def outcome(witness: Witness, a_label: str, b_label: str) -> str:
     """What a table sees at the end of the witness, in one sentence."""
     la, lb = witness.looks[-1]
+    if la.status != lb.status and "ok" not in (la.status, lb.status):
+        return (f"so neither plays on: {_stopped(la, a_label, witness.players)}, and "
+                f"{_stopped(lb, b_label, witness.players)}")
     if la.status != lb.status:
         for look, label, other in ((la, a_label, b_label), (lb, b_label, a_label)):
             if look.status == "refused" and look.clause is None:  # the game itself, not a step
@@ -282,6 +291,15 @@ def outcome(witness: Witness, a_label: str, b_label: str) -> str:
         parts.append(f"the game is {_won(la.game_winners)} under {a_label} and {_won(lb.game_winners)} "
                      f"under {b_label}")
     return "so " + "; ".join(parts) if parts else "the two games differ"
+
+
+def _stopped(look: Look, label: str, players: int) -> str:
+    """Why one side stops, when neither plays on."""
+    if look.status == "refused" and look.clause is None:
+        return f"{label} refuses a game of {players} players"
+    if look.status == "refused":
+        return f"{label} refuses the move ({look.clause})"
+    return f"{label}'s rules are silent at {look.clause}"
 
 
 def _names(seats: Sequence[int] | None) -> str:
