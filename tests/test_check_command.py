@@ -370,6 +370,25 @@ def test_cases_not_run_because_the_engine_cannot_be_restarted_exit_3(capsys, tmp
     assert messages[0].startswith("the engine exited with code 3 before answering start (request 2)")
     assert all(m.startswith("not run: the engine could not be restarted: ") for m in messages[1:])
     assert messages[1].endswith("stderr: cannot bind port 9999: address in use")
+    ids = [r["id"] for r in data["results"]]
+    assert out.count("not run: the engine could not be restarted") == 1  # shown once, then counted
+    assert (f"ERRORED {len(ids) - 2} more not run, for the same reason as {ids[1]} (the --json and "
+            f"--results reports list each): {', '.join(ids[2:])}\n") in out
+
+
+def test_results_not_run_for_one_reason_are_shown_once_then_counted():
+    """An engine that cannot be restarted leaves hundreds of cases not run: the text shows the
+    first in full and names five of the rest; a different reason is shown in full again."""
+    from llcheck.harness.results import ERRORED, Result
+    from llcheck.harness.text import bad_results
+    gone = "not run: the engine could not be restarted: cannot bind port"
+    results = [Result(f"required/c{i}", ERRORED, message=gone, not_run=True) for i in range(9)]
+    results.append(Result("fuzz/classic/2p", ERRORED, message="not run: the worker stopped", not_run=True))
+    text = "\n".join(bad_results(results))
+    assert text.count(gone) == 1 and text.count("not run: the worker stopped") == 1
+    assert text.endswith("ERRORED 8 more not run, for the same reason as required/c0 (the --json and "
+                         "--results reports list each): required/c1, required/c2, required/c3, "
+                         "required/c4, required/c5, ...")
 
 
 def test_failed_properties_and_fuzzing_name_their_clauses_as_failed_cases_do(capsys, tmp_path):

@@ -35,6 +35,9 @@ WIDTH = 160
 QUOTED_CLAUSES = 8
 """A failed case naming more clauses than this (a whole recorded game) has them counted, not quoted."""
 
+NOT_RUN_NAMED = 5
+"""How many of the further results not run for one reason the text names."""
+
 LABELS = {FAILED: "FAILED", ERRORED: "ERRORED", UNEXPECTED_PASS: "UNEXPECTED PASS",
           KNOWN_FAILURE: "known failure", SKIPPED: "skipped"}
 
@@ -112,9 +115,7 @@ def _table(title: str, tallies: dict[str, Tally]) -> list[str]:
 def text_report(report: Report, quiet: bool = False) -> str:
     """The whole report; `quiet` leaves out the per-clause and per-tag tables."""
     lines = header(report)
-    bad = [r for r in report.results if r.status in (FAILED, ERRORED, UNEXPECTED_PASS)]
-    for result in bad:
-        lines += [""] + failure(result)
+    lines += bad_results([r for r in report.results if r.status in (FAILED, ERRORED, UNEXPECTED_PASS)])
     skipped = Counter(r.message for r in report.results if r.status == SKIPPED)
     if skipped:
         lines += ["", "skipped: " + "; ".join(f"{reason} ({n})" for reason, n in sorted(skipped.items()))]
@@ -129,6 +130,28 @@ def text_report(report: Report, quiet: bool = False) -> str:
             lines += [""] + table if table else []
     lines += ["", totals(report)]
     return "\n".join(escape_controls(line) for line in lines)
+
+
+def bad_results(bad: list[Result]) -> list[str]:
+    """Each bad result in full, but for cases not run for a reason already shown: those are
+    counted after the rest, a few ids named (an engine that cannot be restarted leaves every
+    case after it not run, for the one reason)."""
+    lines: list[str] = []
+    again: dict[str, list[Result]] = {}
+    for result in bad:
+        if result.not_run and result.message in again:
+            again[result.message].append(result)
+            continue
+        if result.not_run:
+            again[result.message] = [result]
+        lines += [""] + failure(result)
+    for first, *rest in again.values():
+        if rest:
+            ids = ", ".join(r.id for r in rest[:NOT_RUN_NAMED])
+            ids += ", ..." if len(rest) > NOT_RUN_NAMED else ""
+            lines += ["", f"{LABELS[ERRORED]} {len(rest)} more not run, for the same reason as {first.id} "
+                          f"(the --json and --results reports list each): {ids}"]
+    return lines
 
 
 def campaigns(results: list[Result]) -> list[str]:
