@@ -15,11 +15,14 @@ option is described in docs/ci.md ("The corpus inside your own pytest run").
 from __future__ import annotations
 
 import contextlib
+import shlex
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+
+from .arguments import seconds
 
 if TYPE_CHECKING:  # the harness is imported only when --llcheck-impl is given
     from .engines.base import Engine
@@ -33,6 +36,12 @@ FOLDERS = ("required", "optional", "disputed", "golden")
 DEFAULT_FOLDERS = ("required", "optional", "golden")
 """The folders run by default (llcheck.harness.select.DEFAULT_GROUPS)."""
 
+TIMEOUT = 10.0
+"""Seconds a protocol engine may take per request, unless --llcheck-timeout says otherwise."""
+
+KNOWN = pytest.StashKey["KnownFailures | None"]()
+"""Where the run keeps the --llcheck-known-failures list, once loaded."""
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("llcheck", "Love Letter conformance corpus (llcheck)")
@@ -42,11 +51,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--llcheck-status", action="append", choices=FOLDERS, metavar="FOLDER",
                     help=f"corpus folders to run (default: {', '.join(DEFAULT_FOLDERS)})")
     group.addoption("--llcheck-known-failures", metavar="FILE", help="cases expected to fail (xfail, strict)")
-    group.addoption("--llcheck-timeout", type=float, default=10.0, metavar="S",
-                    help="seconds a protocol engine may take per request (default 10)")
+    group.addoption("--llcheck-timeout", type=seconds, default=TIMEOUT, metavar="S",
+                    help=f"seconds a protocol engine may take per request (default {TIMEOUT:g})")
     group.addoption("--llcheck-validate-protocol", action="store_true",
                     help="check every engine message against the protocol schema")
     group.addoption("--llcheck-corpus", metavar="DIR", help="a case folder instead of the bundled corpus")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Make the properties' hypothesis profiles known before hypothesis loads the one that
+    --hypothesis-profile names (`thorough`; a profile hypothesis has already, `ci`, is left as it is)."""
+    if config.getoption("hypothesis_profile", None):
+        from .properties import profiles
+        profiles.register_missing()
 
 
 def _factory(config: pytest.Config) -> Callable[[], Engine] | None:
@@ -114,21 +132,11 @@ class CaseItem(pytest.Item):
         self.extra_keyword_matches.update(case.clauses + case.tags)
 
     def runtest(self) -> None:
-        from .harness.results import ERRORED, FAILED, PASSED, SKIPPED
         from .harness.runner import run_case
         result = run_case(self.shared.get(), self.case)
         if result.engine_broken:
             self.shared.discard()
-        reason = self.known.entries.get(self.case.id) if self.known is not None else None
-        if result.status == SKIPPED:
-            pytest.skip(result.message)
-        if reason is not None and result.status in (FAILED, ERRORED):
-            pytest.xfail(f"known failure ({reason[1]}): {result.message}")
-        if reason is not None and result.status == PASSED:
-            pytest.fail(f"passed, but it is listed as a known failure ({reason[1]}); remove it from "
-                        f"{self.known.path if self.known else 'the list'}", pytrace=False)
-        if result.status in (FAILED, ERRORED):
-            raise CaseFailed(result)
+        settle(result, self.known, replay(self.config, result))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, CaseFailed):
@@ -138,6 +146,46 @@ class CaseItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return Path(self.case.path), self.case.line - 1, f"llcheck case {self.case.id}"
+
+
+def settle(result: Result, known: KnownFailures | None, command: str) -> None:
+    """Pass, skip, xfail (a listed known failure) or fail the running test as `result` says; a
+    failure carries `command`, the llcheck command that runs it again."""
+    from dataclasses import replace
+
+    from .harness.results import ERRORED, FAILED, PASSED, SKIPPED
+    reason = known.entries.get(result.id) if known is not None else None
+    if result.status == SKIPPED:
+        pytest.skip(result.message)
+    if reason is not None and result.status in (FAILED, ERRORED):
+        pytest.xfail(f"known failure ({reason[1]}): {result.message}")
+    if reason is not None and result.status == PASSED:
+        pytest.fail(f"passed, but it is listed as a known failure ({reason[1]}); remove it from "
+                    f"{known.path if known else 'the list'}", pytrace=False)
+    if result.status in (FAILED, ERRORED):
+        raise CaseFailed(replace(result, replay=command))
+
+
+def replay(config: pytest.Config, result: Result, **options: Any) -> str:
+    """The `llcheck check` command that runs `result` again with this run's options (and `options`:
+    `properties`, `profile`, `seed` for a property)."""
+    command = f"llcheck check --impl {shlex.quote(config.getoption('llcheck_impl'))}"
+    corpus = config.getoption("llcheck_corpus")
+    if corpus:
+        command += f" --corpus {shlex.quote(corpus)}"
+    if config.getoption("llcheck_validate_protocol"):
+        command += " --validate-protocol"
+    if config.getoption("llcheck_timeout") != TIMEOUT:
+        command += f" --timeout {config.getoption('llcheck_timeout'):g}"
+    if result.kind == "property":
+        command += f" --properties --profile {shlex.quote(options['profile'])} --seed {options['seed']} " \
+                   f"--edition {shlex.quote(result.edition)}"
+    elif result.group not in DEFAULT_FOLDERS:
+        command += f" --status {result.group}"
+    known = known_failures(config)
+    if known is not None and result.id in known.entries:
+        command += f" --known-failures {shlex.quote(str(known.path))}"
+    return f"{command} --run {shlex.quote(result.id)}"
 
 
 class Corpus(pytest.Collector):
@@ -172,9 +220,27 @@ def _corpus(config: pytest.Config) -> tuple[list[Case], KnownFailures | None]:
         raise pytest.UsageError("llcheck corpus: " + "; ".join(str(p) for p in exc.problems[:5])) from None
     except UsageError as exc:
         raise pytest.UsageError(f"llcheck: {exc}") from None
+    config.stash[KNOWN] = known
     selection = Selection(config.getoption("llcheck_edition") or (),
                           config.getoption("llcheck_status") or DEFAULT_FOLDERS)
     return selection.choose(cases), known
+
+
+def _check_engine(config: pytest.Config, factory: Callable[[], Engine]) -> None:
+    """Start the engine once: one that cannot be started, or does not play an --llcheck-edition, is
+    one usage error rather than a failure per test."""
+    from .engines.pipes import printable
+    try:
+        engine = factory()
+    except Exception as exc:  # EngineFailure, or an adapter that cannot be imported or built
+        raise pytest.UsageError(f"llcheck: cannot start the engine: {' '.join(str(exc).split())}") from None
+    plays = engine.hello.editions
+    with contextlib.suppress(Exception):
+        engine.close()
+    for edition in config.getoption("llcheck_edition") or ():
+        if edition not in plays:
+            raise pytest.UsageError(f"llcheck: --llcheck-edition: the engine does not play "
+                                    f"{printable(edition, 100)} (it plays: {', '.join(plays) or 'nothing'})")
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -184,7 +250,16 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     factory = _factory(config)
     if factory is None:
         return
+    _check_engine(config, factory)
     cases, known = _corpus(config)
     corpus = Corpus.from_parent(session, name="llcheck-corpus", nodeid="llcheck-corpus", cases=cases,
                                 shared=_SharedEngine(factory), known=known)
-    items.extend(corpus.collect())
+    added: list[pytest.Item | pytest.Collector] = list(corpus.collect())
+    items.extend(added)
+    # reported as collected, so that pytest's "collected N items / M selected" counts the cases
+    config.hook.pytest_collectreport(report=pytest.CollectReport(corpus.nodeid, "passed", None, added))
+
+
+def known_failures(config: pytest.Config) -> KnownFailures | None:
+    """The --llcheck-known-failures list (None without one)."""
+    return config.stash.get(KNOWN, None)

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from llcheck import pytest_plugin
 from llcheck.harness.cases import STATUSES
@@ -17,12 +20,15 @@ TESTS = Path(__file__).parent
 CORPUS = str(TESTS / "cases")
 
 
-def pytest_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run pytest in `folder` (the plugin is loaded through its pytest11 entry point)."""
+def pytest_in(folder: Path, *args: str, hypothesis: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run pytest in `folder` (the plugin is loaded through its pytest11 entry point; hypothesis's
+    own plugin only when `hypothesis`)."""
     env = dict(os.environ, PYTHONPATH=str(TESTS))
     env.pop("PYTEST_ADDOPTS", None)
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", *args]
-    return subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=120)
+    env.pop("HYPOTHESIS_PROFILE", None)
+    plugins = [] if hypothesis else ["-p", "no:hypothesispytest"]
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *plugins, *args]
+    return subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=300)
 
 
 def test_each_case_is_a_test_named_by_its_id(tmp_path):
@@ -38,6 +44,8 @@ def test_a_failing_case_shows_the_divergence_and_known_failures_are_xfail(tmp_pa
                     "-k", "classic.guard.guess")
     assert run.returncode == 1
     assert "round 1, step 1 (Guard on 1 naming Priest): events" in run.stdout
+    assert (f"  replay: llcheck check --impl python:adapters:DropDiscards --corpus {shlex.quote(CORPUS)} "
+            "--run runner/guard-hit\n") in run.stdout
     assert "1 failed, 1 passed, 3 deselected" in run.stdout
     known = tmp_path / "known.txt"
     known.write_text("runner/guard-hit   drops discard events\n")
@@ -76,6 +84,51 @@ def test_the_editions_the_engine_does_not_play_are_skipped_unless_one_is_chosen(
                     "-k", "baron.compare", "-rs")
     assert run.returncode == 0, run.stdout
     assert "does not play" not in run.stdout and " passed" in run.stdout
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    (["--llcheck-impl=python:no_such_module:Engine"],
+     "ERROR: llcheck: cannot start the engine: cannot import 'no_such_module'"),
+    (["--llcheck-impl=python:adapters:NoSuchClass"],
+     "ERROR: llcheck: cannot start the engine: module 'adapters' has no 'NoSuchClass'"),
+    (["--llcheck-impl=python:adapters:ClassicOnly", "--llcheck-edition=z-man-2019"],
+     "ERROR: llcheck: --llcheck-edition: the engine does not play z-man-2019 (it plays: classic)"),
+    (["--llcheck-impl=reference", "--llcheck-timeout=0"], "argument --llcheck-timeout: must be a number of "
+                                                          "seconds above 0"),
+])
+def test_an_engine_or_option_that_cannot_work_is_one_usage_error(tmp_path, options, said):
+    """Regression: a wrong --llcheck-impl failed every test, a wrong edition ran nothing and
+    passed, a timeout of 0 timed every request out."""
+    run = pytest_in(tmp_path, *options)
+    assert run.returncode == 4, run.stdout + run.stderr
+    assert said in run.stderr and "failed" not in run.stdout
+
+
+def test_properties_under_pytest_name_their_clauses_and_replay_and_honour_known_failures(tmp_path):
+    """Regression: a failed property showed neither its clauses nor a command that runs it again,
+    and --llcheck-known-failures did not apply to properties."""
+    impl = "--llcheck-impl=python:llcheck.mutants.engines:winner_gets_two_tokens"
+    chosen = ["--pyargs", "llcheck.properties", impl, "-k", "property and tokens-classic-2p"]
+    run = pytest_in(tmp_path, *chosen, hypothesis=True)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "  clause classic.tokens.round-win: " in run.stdout
+    replay = ("  replay: llcheck check --impl python:llcheck.mutants.engines:winner_gets_two_tokens "
+              "--properties --profile ci --seed 0 --edition classic --run property/tokens/classic/2p\n")
+    assert replay in run.stdout
+    known = tmp_path / "known.txt"
+    known.write_text("property/tokens/classic/2p   pays two tokens\n")
+    run = pytest_in(tmp_path, *chosen, f"--llcheck-known-failures={known}", hypothesis=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 xfailed" in run.stdout
+
+
+def test_the_thorough_profile_can_be_named_on_the_command_line(tmp_path):
+    """Regression: `--hypothesis-profile thorough` (docs/properties.md) stopped pytest with "Profile
+    'thorough' is not registered" outside the project's own test suite."""
+    run = pytest_in(tmp_path, "--pyargs", "llcheck.properties", "--llcheck-impl=reference",
+                    "--hypothesis-profile", "thorough", "--collect-only", "-q", hypothesis=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "test_property[tokens-classic-2p]" in run.stdout
 
 
 class _Options:

@@ -202,12 +202,17 @@ def _property_results(check: Callable[..., Any], make_engine: MakeEngine, profil
                        edition=edition, players=players, seconds=time.perf_counter() - began,
                        message=f"the properties raised {described(exc)}")]
     seconds = (time.perf_counter() - began) / max(1, len(found))
-    return [Result(_property_id(item.name, seat), _status(item.status), kind="property",
-                   group="property", edition=edition, players=players,
-                   clauses=tuple(getattr(item, "clauses", ())), tags=("property", item.name),
-                   description=getattr(item, "description", None) or f"property {item.name}",
-                   message=" ".join(str(item.message).split()), seconds=seconds, replay_case=item.replay)
-            for item in found]
+    return [property_result(item, seat, seconds) for item in found]
+
+
+def property_result(item: Any, seat: Seat, seconds: float = 0.0) -> Result:
+    """A property's verdict (a PropertyResult, or the like from another checker) as a result."""
+    spec, players = seat
+    return Result(_property_id(item.name, seat), _status(item.status), kind="property", group="property",
+                  edition=spec.id, players=players, clauses=tuple(getattr(item, "clauses", ())),
+                  tags=("property", item.name),
+                  description=getattr(item, "description", None) or f"property {item.name}",
+                  message=" ".join(str(item.message).split()), seconds=seconds, replay_case=item.replay)
 
 
 def _died(result_id: str, kind: str, seat: Seat, exitcode: int | None) -> Result:

@@ -37,6 +37,15 @@ def register() -> None:
         settings.register_profile(name, profile)
 
 
+def register_missing() -> None:
+    """Register the profiles hypothesis does not know yet (one of its own name is left as it is)."""
+    for name, profile in PROFILES.items():
+        try:
+            settings.get_profile(name)
+        except InvalidArgument:
+            settings.register_profile(name, profile)
+
+
 def load(default: str = CI) -> str:
     """Load the profile named by $HYPOTHESIS_PROFILE, else `default`; returns its name."""
     register()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import zlib
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,12 +23,16 @@ from loveletter_ref.spec import known_specs, load_spec
 
 from ..engines.base import Engine
 from ..errors import UsageError
+from ..harness.campaigns import property_result
+from ..harness.text import failure
+from ..pytest_plugin import CaseFailed, known_failures, replay, settle
 from . import profiles
-from .runner import PASSED, SKIPPED, PropertyResult, property_names, run_properties
+from .runner import PropertyResult, property_names, run_properties
 
 SAVE_ENV = "LLCHECK_SAVE_CASES"
 
 EDITIONS = [load_spec(path) for path in known_specs().values() if path.parent.name == "editions"]
+SPECS = {edition.id: edition for edition in EDITIONS}
 GAMES = [(edition.id, n) for edition in EDITIONS for n in range(edition.min_players, edition.max_players + 1)]
 CHECKS = [(prop, edition, n) for edition, n in GAMES for prop in property_names()]
 
@@ -39,16 +44,20 @@ def _verdicts(factory: Callable[[], Engine], config: pytest.Config, edition: str
     """Every property's verdict for one edition and player count (run once, then remembered)."""
     key = (edition, players)
     if key not in _RESULTS:
-        profile = config.getoption("hypothesis_profile", None) or os.environ.get(profiles.ENV) or profiles.CI
         seed = config.getoption("hypothesis_seed", None)
         save = os.environ.get(SAVE_ENV)
         try:
-            found = run_properties(factory, edition, players, profile, _seed(seed),
+            found = run_properties(factory, edition, players, _profile(config), _seed(seed),
                                    save_dir=Path(save) if save else None)
         except (UsageError, ValueError) as exc:
             pytest.fail(str(exc), pytrace=False)
         _RESULTS[key] = {result.name: result for result in found}
     return _RESULTS[key]
+
+
+def _profile(config: pytest.Config) -> str:
+    """The hypothesis profile the properties run under: --hypothesis-profile, $HYPOTHESIS_PROFILE, or ci."""
+    return config.getoption("hypothesis_profile", None) or os.environ.get(profiles.ENV) or profiles.CI
 
 
 def _seed(text: str | None) -> int | None:
@@ -66,10 +75,15 @@ def test_property(llcheck_engine_factory: Callable[[], Engine], pytestconfig: py
     wanted = pytestconfig.getoption("llcheck_edition", None)
     if wanted and edition not in wanted:
         pytest.skip(f"--llcheck-edition selects {', '.join(wanted)}")
-    result = _verdicts(llcheck_engine_factory, pytestconfig, edition, players)[prop]
-    if result.status == SKIPPED:
-        pytest.skip(result.message)
-    if result.status != PASSED:
-        saved = f"case file: {result.saved}" if result.saved else f"(set {SAVE_ENV}=DIR to save it as a case)"
-        pytest.fail(f"{prop} ({result.description}) {result.status}:\n{result.message}\n{saved}",
-                    pytrace=False)
+    verdict = _verdicts(llcheck_engine_factory, pytestconfig, edition, players)[prop]
+    result = property_result(verdict, (SPECS[edition], players))
+    try:
+        settle(replace(result, replay_case=None),  # the message holds the game; LLCHECK_SAVE_CASES a case
+               known_failures(pytestconfig),
+               replay(pytestconfig, result, profile=_profile(pytestconfig), seed=verdict.seed))
+    except CaseFailed as failed:
+        shown = failure(failed.result)
+    else:
+        return
+    saved = f"case file: {verdict.saved}" if verdict.saved else f"set {SAVE_ENV}=DIR to save it as a case"
+    pytest.fail("\n".join([*shown, f"  {saved}"]), pytrace=False)
