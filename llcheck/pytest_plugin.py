@@ -254,10 +254,10 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     cases, known = _corpus(config)
     corpus = Corpus.from_parent(session, name="llcheck-corpus", nodeid="llcheck-corpus", cases=cases,
                                 shared=_SharedEngine(factory), known=known)
-    added: list[pytest.Item | pytest.Collector] = list(corpus.collect())
+    added = list(corpus.collect())
     items.extend(added)
     # reported as collected, so that pytest's "collected N items / M selected" counts the cases
-    config.hook.pytest_collectreport(report=pytest.CollectReport(corpus.nodeid, "passed", None, added))
+    config.hook.pytest_collectreport(report=pytest.CollectReport(corpus.nodeid, "passed", None, [*added]))
 
 
 def known_failures(config: pytest.Config) -> KnownFailures | None:
