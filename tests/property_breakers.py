@@ -126,6 +126,16 @@ class SetAsideShown(Game):
         self.log[0]["set_aside"] = [self.tables.names[c] for c in self.set_aside]
 
 
+class DealsNoFaceUp(Game):
+    """The cards the rules lay face up stay at the bottom of the draw pile instead."""
+
+    def _setup(self, order: list[int], starter: int) -> None:
+        super()._setup(order, starter)
+        self.deck[:0] = self.face_up
+        self.face_up = []
+        self.log[0]["face_up"] = []
+
+
 class ShowsEveryHand(ReferenceEngine):
     """An adapter whose views include every player's hand."""
 

@@ -111,8 +111,30 @@ def test_junit_failures_and_errors(capsys, tmp_path):
     errors = [c for c in root.iter("testcase") if c.find("error") is not None]
     assert [c.get("name") for c in errors] == ["runner/guard-hit", "runner/views-only"]
     error = errors[0].find("error")
-    assert error.get("message") == "engine error on view (request 4): views are not implemented yet"
+    assert error.get("message") == ("round 1, deal: engine error on view (request 4): views are not "
+                                    "implemented yet")
     assert "replay: llcheck check --impl" in error.text
+
+
+def test_an_errored_case_names_round_step_and_action_as_a_failed_case_does(capsys, tmp_path):
+    """Regression: a hang was reported as `no answer to apply (request 5) within 1s`, nowhere in the case."""
+    report, junit, stream = tmp_path / "r.json", tmp_path / "r.xml", tmp_path / "r.jsonl"
+    code, out, _ = check(capsys, "--impl", f"{BROKEN} hang-on-apply", "--timeout", "1", "--run",
+                         "runner/guard-hit", "-q", "--json", str(report), "--junit", str(junit),
+                         "--results", str(stream))
+    assert code == 1
+    message = "round 1, step 1 (Guard on 1 naming Priest): no answer to apply (request 5) within 1s"
+    assert f"\n  {message}\n" in out
+    data = json.loads(report.read_text())
+    schema_validator().validate(data)
+    [result] = data["results"]
+    assert (result["status"], result["message"], result["divergence"]) == ("errored", message, None)
+    action = {"type": "play", "card": "Guard", "target": 1, "guess": "Priest"}
+    assert result["location"] == {"round": 1, "step": 1, "action": action}
+    line_schema = schema_validator("stream_line")
+    for line in stream.read_text().splitlines():
+        line_schema.validate(json.loads(line))
+    assert ET.parse(junit).getroot().find(".//error").get("message") == message
 
 
 def test_known_failures_must_keep_failing(capsys, tmp_path):
@@ -367,7 +389,8 @@ def test_cases_not_run_because_the_engine_cannot_be_restarted_exit_3(capsys, tmp
     data = json.loads(report.read_text())
     assert data["exit_code"] == 3
     messages = [r["message"] for r in data["results"]]
-    assert messages[0].startswith("the engine exited with code 3 before answering start (request 2)")
+    assert messages[0].startswith("round 1, deal: the engine exited with code 3 before answering start "
+                                  "(request 2)")
     assert all(m.startswith("not run: the engine could not be restarted: ") for m in messages[1:])
     assert messages[1].endswith("stderr: cannot bind port 9999: address in use")
     ids = [r["id"] for r in data["results"]]

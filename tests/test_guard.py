@@ -3,6 +3,10 @@ of what it is sent, and what it answers must be a Reply of JSON values."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
 import pytest
 
 from llcheck.engines import Hello, ReferenceEngine, Reply
@@ -117,6 +121,34 @@ def test_the_adapter_gets_copies_so_what_the_harness_sends_and_records_stays_as_
     action = engine.legal_actions()[0]
     sent = dict(action)
     assert engine.apply(action).accepted and action == sent
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A frozen record, whose `__setattr__` dataclasses generate as `<string>` code."""
+
+    number: int
+
+
+class AssignsToFrozen(ReferenceEngine):
+    """Assigns to a frozen dataclass's field while applying (an adapter bug)."""
+
+    def apply(self, action: dict) -> Reply:
+        seat = Seat(0)
+        seat.number = 1  # type: ignore[misc]
+        return super().apply(action)
+
+
+def test_an_exception_raised_in_generated_code_is_located_at_the_adapters_line():
+    """Regression: the frozen dataclass's refusal was located at `<string>:4, in __setattr__`."""
+    engine = Guarded(AssignsToFrozen())
+    assert engine.start("classic", 2, DECK, 0, [0, 0]).accepted
+    with pytest.raises(AdapterFailure) as info:
+        engine.apply(engine.legal_actions()[0])
+    found = re.fullmatch(r"the engine raised FrozenInstanceError: cannot assign to field 'number' "
+                         r"\(at (.*test_guard\.py):(\d+), in apply\)", str(info.value))
+    assert found, str(info.value)
+    assert "seat.number = 1" in Path(found[1]).read_text().splitlines()[int(found[2]) - 1]
 
 
 class ListsInItsHello(ReferenceEngine):

@@ -35,9 +35,15 @@ def token():
 
 
 def errored_all(message: str | list[str]) -> dict[str, tuple[str, str]]:
-    """The three cases a zoo engine without capabilities runs, errored with `message` (one per case)."""
+    """The three cases a zoo engine without capabilities runs, errored at their deal with `message`
+    (one per case)."""
     messages = message if isinstance(message, list) else [message] * 3
-    return {**{case: ("errored", text) for case, text in zip(ALL, messages, strict=False)}, **SKIPS}
+    return {**{case: dealing(text) for case, text in zip(ALL, messages, strict=False)}, **SKIPS}
+
+
+def dealing(message: str) -> tuple[str, str]:
+    """A case errored at the deal of its first round with `message`."""
+    return "errored", f"round 1, deal: {message}"
 
 
 def check(capsys, tmp_path, token, impl, *options):
@@ -100,20 +106,20 @@ OUTCOMES = [
         [controls_message(n) for n in (2, 3, 4)])),
     ("dies in the middle of a case", zoo("dies_mid_case.py"), [], 1, {
         **dict.fromkeys(ALL, ("passed", "")), "runner/refusals": (
-            "errored", "the engine exited with code 1 before answering apply (request 11); "
-                       "stderr: ZeroDivisionError: division by zero")}),
+            "errored", "round 1, step 2 (Guard on 0 naming Priest): the engine exited with code 1 before "
+                       "answering apply (request 11); stderr: ZeroDivisionError: division by zero")}),
     ("hangs", zoo("hangs.py"), ["--timeout", "0.5", *TWO], 1, dict.fromkeys(
-        TWO[1::2], ("errored", "no answer to start (request 2) within 0.5s"))),
+        TWO[1::2], dealing("no answer to start (request 2) within 0.5s"))),
     ("hangs, the case's limit", zoo("hangs.py"), ["--case-timeout", "0.5", *TWO], 1, dict.fromkeys(
-        TWO[1::2], ("errored", "the case took longer than 0.5s (no answer to start (request 2) yet)"))),
+        TWO[1::2], dealing("the case took longer than 0.5s (no answer to start (request 2) yet)"))),
     ("is slower than the case's limit", zoo("slow.py"),
      ["--engine-env", "SLOW_SECONDS=0.4", "--case-timeout", "1", "--run", "runner/guard-hit", "--run",
       "runner/bad-deck"], 1, {
-         "runner/guard-hit": ("errored", "the case took longer than 1s (no answer to view (request 4) yet)"),
+         "runner/guard-hit": dealing("the case took longer than 1s (no answer to view (request 4) yet)"),
          "runner/bad-deck": ("passed", "")}),
     ("is slower than the request's limit", zoo("slow.py"),
      ["--engine-env", "SLOW_SECONDS=0.4", "--timeout", "0.2", "--run", "runner/bad-deck"], 1,
-     {"runner/bad-deck": ("errored", "no answer to start (request 2) within 0.2s")}),
+     {"runner/bad-deck": dealing("no answer to start (request 2) within 0.2s")}),
     ("floods stderr", zoo("stderr_flood.py"), [], 0, dict.fromkeys(ALL, ("passed", ""))),
     ("refuses everything", zoo("refuses_everything.py"), [], 1, {
         "runner/guard-hit": ("failed", "round 1, deal: deal refused: the engine refused the deal: "
@@ -125,10 +131,10 @@ OUTCOMES = [
         [f"engine error on start (request {n}): not implemented yet" for n in (2, 3, 4)])),
     ("leaves a daemon behind", zoo("escapes.py"), [], 0, dict.fromkeys(ALL, ("passed", ""))),
     ("runs out of memory", zoo("eats_memory.py"), ["--engine-memory", "256", *TWO], 1, dict.fromkeys(
-        TWO[1::2], ("errored", "the engine exited with code 1 before answering start (request 2); "
-                               "stderr: MemoryError"))),
+        TWO[1::2], dealing("the engine exited with code 1 before answering start (request 2); "
+                           "stderr: MemoryError"))),
     ("closes its output", zoo("closes_stdout.py"), ["--run", "runner/guard-hit"], 1, {
-        "runner/guard-hit": ("errored", "the engine closed its output before answering start (request 2)")}),
+        "runner/guard-hit": dealing("the engine closed its output before answering start (request 2)")}),
 ]
 
 
@@ -233,7 +239,7 @@ def test_the_harness_exiting_kills_an_engine_nobody_closed(tmp_path, token):
 def test_the_replay_runs_the_engine_as_the_run_did(capsys, tmp_path, token):
     options = ["--engine-env", "SLOW_SECONDS=0.4", "--timeout", "0.2", "--engine-memory", "512",
                "--engine-cwd", str(tmp_path), "--run", "runner/bad-deck"]
-    expected = {"runner/bad-deck": ("errored", "no answer to start (request 2) within 0.2s")}
+    expected = {"runner/bad-deck": dealing("no answer to start (request 2) within 0.2s")}
     assert check(capsys, tmp_path, token, zoo("slow.py"), *options)[:2] == (1, expected)
     result = json.loads((tmp_path / "results.jsonl").read_text().splitlines()[1])
     replay = shlex.split(result["replay"])

@@ -59,6 +59,7 @@ TEETH = [
     ("round-end", broken.ShowdownBonusIgnored, "premium", 5),
     ("hidden-information", broken.LooksAtBothTargets, "premium", 7),
     ("forced-play", broken.MarkIgnored, "premium", 7),
+    ("deck-conservation", broken.DealsNoFaceUp, "z-man-2019", 2),
 ]
 
 
@@ -310,6 +311,37 @@ def test_the_pytest_entry_checks_an_implementation_and_saves_its_failures(tmp_pa
     assert "1 failed, 1 passed" in done.stdout, done.stdout
     assert "player 0's view differs" in done.stdout or "player 1's view differs" in done.stdout
     assert (tmp_path / "required" / "classic" / "property-hidden-information-2p.json").is_file()
+
+
+def test_cards_not_laid_face_up_are_named_at_the_deal_with_the_counts_and_piles_of_both():
+    """Regression: deck-conservation passed (the multiset is whole), and round-end said the draw pile
+    had the rules' 10 cards where the engine's had 13."""
+    results = {r.name: r for r in run_properties(lambda: broken.engine(broken.DealsNoFaceUp), "classic", 2,
+                                                 "ci", 0, properties=["deck-conservation", "round-end"])}
+    conservation, ending = results["deck-conservation"], results["round-end"]
+    assert conservation.status == ending.status == "failed"
+    assert conservation.message.startswith("round 1, the deal: the deal set 1 card(s) aside and laid 0 face "
+                                           "up; with 2 players the rules set 1 aside and lay 3 face up; "),\
+        conservation.message
+    assert re.search(r": turn \d+ began in a round whose draw pile had 13 cards after the deal \(the rules "
+                     r"leave 10, so at most 10 turns\); ", ending.message), ending.message
+
+
+def test_a_set_aside_count_by_player_count_is_read_from_the_spec(tmp_path):
+    """Regression: the properties read `set_aside` as a plain number, and failed on a player table."""
+    classic = Path(__file__).resolve().parents[1] / "spec" / "editions" / "classic.yaml"
+    text, one = classic.read_text(encoding="utf-8"), "\n    set_aside: 1\n"
+    assert text.count(one) == 1
+    path = tmp_path / "classic-two-aside.yaml"
+    path.write_text(text.replace(one, '\n    set_aside: {"2": 2, "3-4": 1}\n'), encoding="utf-8")
+    spec = load_spec(path)
+    results = run_properties(lambda: ReferenceEngine({spec.id: spec}), spec, [2, 3], "ci", 0, max_examples=4,
+                             properties=["deck-conservation", "round-end"])
+    assert {r.status for r in results} == {"passed"}, [r.message for r in results]
+    [two] = run_properties(lambda: ReferenceEngine({"classic": load_spec("classic")}), spec, 2, "ci", 0,
+                           properties=["deck-conservation"], shrink=False)
+    assert "the deal set 1 card(s) aside and laid 3 face up; with 2 players the rules set 2 aside and " \
+           "lay 3 face up; " in two.message
 
 
 def test_a_wrong_showdown_names_hands_and_discards_as_json():

@@ -54,7 +54,7 @@ def test_an_adapter_that_exits_errors_each_case_and_the_run_goes_on(capsys, tmp_
                            "--results", str(stream))
     assert code == 1, out + err
     assert out.splitlines()[-1].startswith("2 passed, 0 failed, 3 errored, 0 skipped in ")  # 2 apply nothing
-    assert f"  the engine raised {raised}\n" in out
+    assert f"  round 1, step 1 (Guard on 1 naming Priest): the engine raised {raised}\n" in out
     results = [json.loads(line) for line in stream.read_text().splitlines()[1:-1]]
     assert sorted(r["status"] for r in results) == ["errored"] * 3 + ["passed"] * 2
 

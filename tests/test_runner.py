@@ -10,7 +10,7 @@ from pathlib import Path
 import adapters
 import pytest
 
-from llcheck.engines import ReferenceEngine
+from llcheck.engines import EngineFailure, ReferenceEngine
 from llcheck.engines.loader import serve_command
 from llcheck.engines.subprocess import SubprocessEngine
 from llcheck.harness.cases import Case, load_corpus
@@ -190,11 +190,34 @@ def test_an_adapter_exception_is_an_errored_case_and_the_adapter_is_replaced(fix
     outcome = run_cases(cases, make)
     assert [r.status for r in outcome.results] == ["errored", "passed", "errored"]
     message = outcome.results[0].message  # located at the adapter's line that raised, to debug it
-    found = re.fullmatch(r"the engine raised KeyError: 'hand' \(at (.*adapters\.py):(\d+), in apply\)",
-                         message)
+    found = re.fullmatch(r"round 1, step 2 \(Guard on 0 naming Priest\): the engine raised KeyError: 'hand' "
+                         r"\(at (.*adapters\.py):(\d+), in apply\)", message)
     assert found, message
     assert 'raise KeyError("hand")' in Path(found[1]).read_text().splitlines()[int(found[2]) - 1]
     assert len(made) == 2  # the engine that raised is replaced before the next case
+
+
+def test_an_errored_case_says_where_it_broke_as_a_failed_case_does(fixture_cases):
+    """Regression: an errored case named neither round nor step nor action, and its JSON no location."""
+    adapters.Crashes.calls = 0
+    result = run_case(adapters.Crashes(), fixture_cases["runner/refusals"])
+    action = {"type": "play", "card": "Guard", "target": 0, "guess": "Priest"}
+    assert result.status == "errored" and result.location is not None
+    assert result.message.startswith(f"{result.location.where()}: the engine raised KeyError: 'hand' (at ")
+    assert result.location.where() == "round 1, step 2 (Guard on 0 naming Priest)"
+    assert result.to_json()["location"] == {"round": 1, "step": 2, "action": action}
+    assert run_case(ReferenceEngine(), fixture_cases["runner/refusals"]).to_json()["location"] is None
+
+
+def test_an_engine_failing_at_the_deal_is_located_at_the_deal(fixture_cases):
+    class Hangs(ReferenceEngine):
+        def start(self, *args, **kwargs):
+            raise EngineFailure("no answer to start (request 2) within 2s")
+
+    result = run_case(Hangs(), fixture_cases["runner/guard-hit"])
+    assert result.status == "errored"
+    assert result.message == "round 1, deal: no answer to start (request 2) within 2s"
+    assert result.to_json()["location"] == {"round": 1, "step": 0, "action": None}
 
 
 def test_results_keep_the_case_order_whatever_the_jobs(corpus):

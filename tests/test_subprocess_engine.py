@@ -73,23 +73,27 @@ def test_llcheck_serve_off_the_path_is_told_how_to_start_it(monkeypatch):
                                f"environment, or start it as {this})")
 
 
-@pytest.mark.parametrize(("mode", "case", "message"), [
-    ("crash-on-start", "runner/guard-hit",
+REFUSED_FIRST = "round 1, step 1 (Guard on 1 naming Guard)"
+"""The first step of runner/refusals, as an errored case names it."""
+
+
+@pytest.mark.parametrize(("mode", "case", "where", "message"), [
+    ("crash-on-start", "runner/guard-hit", "round 1, deal",
      "the engine exited with code 3 before answering start (request 2); "
      "stderr: Traceback: something went very wrong"),
-    ("crash-like-node", "runner/guard-hit",  # regression: quoted "Node.js v20.20.2", its last line
+    ("crash-like-node", "runner/guard-hit", "round 1, deal",  # regression: quoted "Node.js v20.20.2"
      "the engine exited with code 1 before answering start (request 2); "
      "stderr: TypeError: Cannot read properties of null (reading 'hand')"),
-    ("hang-on-apply", "runner/refusals", "no answer to apply (request 3) within 1s"),
-    ("garbage-on-apply", "runner/refusals",
+    ("hang-on-apply", "runner/refusals", REFUSED_FIRST, "no answer to apply (request 3) within 1s"),
+    ("garbage-on-apply", "runner/refusals", REFUSED_FIRST,
      'the answer to apply (request 3) is not JSON (Expecting value: line 1 column 1 (char 0)): '
      '"<html>oops</html>"'),
-    ("wrong-id", "runner/refusals", "the answer to state (request 4) carries id 5"),
+    ("wrong-id", "runner/refusals", REFUSED_FIRST, "the answer to state (request 4) carries id 5"),
 ])
-def test_a_broken_engine_gives_an_errored_case_and_is_stopped(mode, case, message):
+def test_a_broken_engine_gives_an_errored_case_and_is_stopped(mode, case, where, message):
     engine = broken(mode, timeout=1.0)
     result = run_case(engine, CASES[case])
-    assert (result.status, result.message) == ("errored", message)
+    assert (result.status, result.message) == ("errored", f"{where}: {message}")
     assert result.engine_broken
     assert engine.process.poll() is not None
     with pytest.raises(EngineGone, match="^" + message.split(" (")[0]):
@@ -101,7 +105,7 @@ def test_an_error_answer_is_an_errored_case_but_the_engine_lives_on():
     with broken("error-on-view") as engine:
         result = run_case(engine, CASES["runner/views-only"])
         assert (result.status, result.message) == \
-            ("errored", "engine error on view (request 3): views are not implemented yet")
+            ("errored", "round 1, deal: engine error on view (request 3): views are not implemented yet")
         assert not result.engine_broken
         assert run_case(engine, CASES["runner/refusals"]).status == "passed"
 
@@ -111,7 +115,7 @@ def test_schema_validation_names_the_field(tmp_path):
         assert run_case(engine, CASES["runner/refusals"]).status == "passed"
     with broken("bad-events", validate=True) as engine:
         result = run_case(engine, CASES["runner/refusals"])
-    assert result.message == ("the answer to start (request 2) breaks the protocol schema at "
+    assert result.message == ("round 1, deal: the answer to start (request 2) breaks the protocol schema at "
                               "events[1].player: '0' is not of type 'integer'")
 
 
@@ -134,7 +138,7 @@ def test_a_hung_engine_is_killed_with_its_children(tmp_path, monkeypatch):
     monkeypatch.setenv("LLCHECK_TEST_MARKER", str(pid_file))
     engine = broken("spawn-and-hang", timeout=1.0)
     result = run_case(engine, CASES["runner/refusals"])
-    assert result.message == "no answer to apply (request 3) within 1s"
+    assert result.message == f"{REFUSED_FIRST}: no answer to apply (request 3) within 1s"
     child = int(pid_file.read_text())
     assert _gone(child)
     engine.close()

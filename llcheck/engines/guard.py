@@ -64,19 +64,31 @@ def raised(exc: BaseException) -> str:
 
 
 def where(exc: BaseException) -> str:
-    """` (at FILE:LINE, in FUNCTION)`: the innermost frame of `exc`'s traceback outside Python's
-    own library (a KeyError is located at the adapter's line that looked up, not inside a dict),
-    FILE relative to the working folder when below it; '' without a traceback."""
+    """` (at FILE:LINE, in FUNCTION)`: the innermost frame of `exc`'s traceback in a real file
+    outside Python's own library (a KeyError is located at the adapter's line that looked up, not
+    inside a dict; a frozen dataclass's refusal at the assignment, not in its generated
+    `<string>` code), FILE relative to the working folder when below it; '' without a traceback."""
     frames = traceback.extract_tb(exc.__traceback__)
     if not frames:
         return ""
     library = {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib")}
-    ours = [f for f in frames if not any(f.filename.startswith(folder) for folder in library)]
+    ours = [f for f in frames if _source_file(f.filename)
+            and not any(f.filename.startswith(folder) for folder in library)]
     frame = (ours or frames)[-1]
     path = Path(frame.filename)
     with contextlib.suppress(ValueError):
         path = path.relative_to(Path.cwd())
     return f" (at {printable(str(path), 200)}:{frame.lineno}, in {printable(frame.name, 100)})"
+
+
+def _source_file(name: str) -> bool:
+    """True when a frame's file name is a file on disk (not `<string>`, `<frozen ...>`, `<stdin>`)."""
+    if name.startswith("<") and name.endswith(">"):
+        return False
+    try:
+        return Path(name).is_file()
+    except OSError:  # a folder it may not look into
+        return False
 
 
 def checked_hello(engine: object) -> Hello:

@@ -45,12 +45,7 @@ class Divergence:
 
     def where(self) -> str:
         """`round 1, step 3 (Guard on 1 naming Priest)`, `round 2, deal` or `result`."""
-        if self.round is None:
-            return "result"
-        if not self.step:
-            return f"round {self.round}, deal"
-        return f"round {self.round}, step {self.step}" + (f" ({describe_action(self.action)})"
-                                                          if self.action is not None else "")
+        return located(self.round, self.step, self.action)
 
     def summary(self) -> str:
         """One line: where, what, and how."""
@@ -61,6 +56,33 @@ class Divergence:
         """The JSON report form."""
         return {"round": self.round, "step": self.step, "action": self.action, "what": self.what,
                 "expected": self.expected, "actual": self.actual, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class Location:
+    """The point of a case at which the engine failed (an errored case): `round` and `step` as in a
+    Divergence (step 0 is the deal of the round), and the step's `action`."""
+
+    round: int
+    step: int
+    action: Json | None = None
+
+    def where(self) -> str:
+        """`round 1, step 3 (Guard on 1 naming Priest)` or `round 2, deal`, as a failure says it."""
+        return located(self.round, self.step, self.action)
+
+    def to_json(self) -> Json:
+        """The JSON report form (the keys a divergence locates itself with)."""
+        return {"round": self.round, "step": self.step, "action": self.action}
+
+
+def located(round_: int | None, step: int | None, action: Json | None) -> str:
+    """`round 1, step 3 (Guard on 1 naming Priest)`, `round 2, deal`, or `result` without a round."""
+    if round_ is None:
+        return "result"
+    if not step:
+        return f"round {round_}, deal"
+    return f"round {round_}, step {step}" + (f" ({describe_action(action)})" if action is not None else "")
 
 
 def describe_action(action: Json) -> str:
@@ -119,6 +141,8 @@ class Result:
     replay: str | None = None
     replay_case: Json | None = None
     charged: tuple[str, ...] | None = None
+    location: Location | None = None
+    """Where an errored case's engine failed (the round, step and action being sent)."""
     engine_broken: bool = field(default=False, compare=False)
     not_run: bool = field(default=False, compare=False)
     """Not run because the engine could not be (re)started (exit code 3, docs/ci.md)."""
@@ -135,6 +159,7 @@ class Result:
             "tags": list(self.tags), "description": self.description, "file": self.file,
             "seconds": round(self.seconds, 6), "message": self.message,
             "divergence": self.divergence.to_json() if self.divergence else None,
+            "location": self.location.to_json() if self.location else None,
             "known_failure": self.known_failure, "replay": self.replay, "replay_case": self.replay_case,
             "charged": list(self.charged) if self.charged is not None else None,
         }

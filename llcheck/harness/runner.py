@@ -24,7 +24,7 @@ from ..engines.subprocess import EngineGone, SubprocessEngine
 from .cases import Case
 from .charge import charged
 from .compare import MISSING, actions_detail, comparable, events_detail, partial_difference
-from .results import ERRORED, FAILED, PASSED, SKIPPED, Divergence, Json, Result
+from .results import ERRORED, FAILED, PASSED, SKIPPED, Divergence, Json, Location, Result
 
 RESTART_ATTEMPTS = 2
 """Consecutive failed restarts after which a worker stops trying and reports its cases as errored."""
@@ -78,23 +78,30 @@ def run_case(engine: Engine, case: Case, case_timeout: float | None = None) -> R
     reason = skip_reason(engine, case)
     if reason is not None:
         return result_for(case, SKIPPED, message=reason)
+    play = _Play(engine, case)
     try:
         with _time_limit(engine, case_timeout):
-            _Play(engine, case).run()
+            play.run()
     except _Diverged as exc:
         found = exc.divergence
         return result_for(case, FAILED, message=found.summary(), divergence=found,
                           seconds=time.perf_counter() - began,
                           charged=charged(case.status, case.edition, tuple(case.clauses), found))
     except EngineFailure as exc:
-        return result_for(case, ERRORED, message=_one_line(str(exc)), seconds=time.perf_counter() - began,
-                          engine_broken=isinstance(exc, (EngineGone, AdapterFailure)))
+        return _errored(case, play.at, _one_line(str(exc)), began,
+                        broken=isinstance(exc, (EngineGone, AdapterFailure)))
     except BaseException as exc:  # an in-process adapter's bug (sys.exit() too): report it, replace it
         if not adapters_own(exc):
             raise
-        return result_for(case, ERRORED, message=raised(exc), seconds=time.perf_counter() - began,
-                          engine_broken=True)
+        return _errored(case, play.at, raised(exc), began, broken=True)
     return result_for(case, PASSED, seconds=time.perf_counter() - began)
+
+
+def _errored(case: Case, at: Location | None, reason: str, began: float, *, broken: bool) -> Result:
+    """The errored result of a case whose engine failed at `at`: where, as a failure says it, then why."""
+    message = f"{_one_line(at.where())}: {reason}" if at is not None else reason
+    return result_for(case, ERRORED, message=message, location=at, seconds=time.perf_counter() - began,
+                      engine_broken=broken)
 
 
 def _time_limit(engine: Engine, seconds: float | None) -> contextlib.AbstractContextManager[None]:
@@ -116,6 +123,8 @@ class _Play:
         self.case = case
         self.hello = engine.hello
         self.state: Json = {}
+        self.at: Location | None = None
+        """The deal or step being played (where an engine failure is reported)."""
 
     def run(self) -> None:
         """Play every round and step; raise _Diverged at the first difference."""
@@ -139,6 +148,7 @@ class _Play:
             self._partial(case.result, self.state, "result", None, 0, None)
 
     def _deal(self, number: int, deck: Sequence[str]) -> Reply:
+        self.at = Location(number, 0)
         if number == 1:
             case = self.case
             tokens = list(case.tokens) if case.tokens is not None else [0] * case.players
@@ -151,6 +161,7 @@ class _Play:
 
     def _step(self, number: int, index: int, step: Json) -> None:
         action = step["action"]
+        self.at = Location(number, index, action)
         reply = self.engine.apply(action)
         if step.get("refused"):
             if reply.accepted:

@@ -49,15 +49,19 @@ class Invariant:
 
 
 class DeckConservation(Invariant):
-    """Draw pile + hands + discards + set-aside + face-up cards are exactly the edition's deck."""
+    """Draw pile + hands + discards + set-aside + face-up cards are exactly the edition's deck, and
+    a deal sets aside and lays face up as many cards as the rules say for the player count."""
 
     name = "deck-conservation"
-    protects = "no card is created, lost or duplicated: the table always holds exactly the deck"
+    protects = ("no card is created, lost or duplicated: the table always holds exactly the deck, "
+                "and each deal sets aside and lays face up as many cards as the rules say")
     kinds = ("deck_size", "set_aside", "face_up", "deal")
 
     def check(self, t: Transition, game: GameTrace) -> None:
-        """Count every card on the table."""
+        """Count the cards a deal set apart, then every card on the table."""
         s = t.after
+        if t.kind == DEAL and t.accepted:
+            self._set_apart(s)
         have = Counter(s["deck"] + s["set_aside"] + s["face_up"]
                        + [c for hand in s["hands"] for c in hand]
                        + [c for pile in s["discards"] for c in pile])
@@ -66,6 +70,14 @@ class DeckConservation(Invariant):
             missing = sorted((self.rules.deck - have).elements())
             self.fail(f"the table is not the {self.rules.edition.id} deck: extra {extra}, "
                       f"missing {missing} (deck + hands + discards + set-aside + face-up)")
+
+    def _set_apart(self, s: Json) -> None:
+        """The deal's set-aside and face-up cards are as many as the rules' for this player count."""
+        rules = self.rules
+        have, want = (len(s["set_aside"]), len(s["face_up"])), (rules.set_aside, rules.face_up)
+        if have != want:
+            self.fail(f"the deal set {have[0]} card(s) aside and laid {have[1]} face up; with "
+                      f"{rules.players} players the rules set {want[0]} aside and lay {want[1]} face up")
 
 
 class HandSize(Invariant):
@@ -261,7 +273,7 @@ class RoundEnd(Invariant):
     """
 
     name = "round-end"
-    protects = ("every round ends, within as many turns as the draw pile had cards, when the deck "
+    protects = ("every round ends, within as many turns as the rules' draw pile has cards, when the deck "
                 "runs out or one player is left (or, where the rules say so, when a token gained "
                 "during the round wins the game), with the winners the showdown rules name")
     kinds = ("last_standing", "deck_empty", "showdown", "tie", "showdown_bonus", "loses_at_showdown_to",
@@ -270,21 +282,31 @@ class RoundEnd(Invariant):
     def __init__(self, rules: Rules, ctx: Context):
         super().__init__(rules, ctx)
         self.turns = 0
+        self.pile = 0
+        """The cards the engine's deal left to draw (its first player's draw included)."""
 
     def check(self, t: Transition, game: GameTrace) -> None:
         """Count turns; check why and how a round ended."""
         a = t.after
         if t.kind == DEAL and t.accepted:
             self.turns = 0
+            self.pile = self._pile(a)
         if t.new_turn:
             self.turns += 1
             if self.turns > self.rules.pile:
-                self.fail(f"turn {self.turns} began in a round whose draw pile had {self.rules.pile} cards")
+                self.fail(f"turn {self.turns} began in a round whose draw pile had {self.pile} cards after "
+                          f"the deal (the rules leave {self.rules.pile}, so at most {self.rules.pile} turns)")
         alive = _seats([not out for out in a["eliminated"]])
         if a["phase"] in DECISION_PHASES and len(alive) < 2:
             self.fail(f"the round goes on with only players {alive} still in")
         if t.round_ended:
             self._ended(a, alive)
+
+    def _pile(self, a: Json) -> int:
+        """The engine's draw pile after its deal: the deck, plus what was drawn or discarded beyond
+        the cards dealt to the players."""
+        held = sum(map(len, a["hands"])) + sum(map(len, a["discards"]))
+        return len(a["deck"]) + held - self.rules.deal * self.rules.players
 
     def _ended(self, a: Json, alive: list[int]) -> None:
         if self.rules.mid_round_ends and a["phase"] == "game_over" and a["round_winners"] is None:

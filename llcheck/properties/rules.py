@@ -108,7 +108,7 @@ def rules_for(edition: str | Edition, players: int) -> Rules:
     general = spec.general
     names = spec.names
     deck = Counter(names[c] for c in spec.deck(players))
-    set_aside = general["set_aside"].need()
+    set_aside = spec.player_table("set_aside", players)
     face_up = spec.player_table("face_up", players, default=0)
     deal = general["deal"].need()
     steps = {card.name: {step.kind: step for step in card.steps} for card in spec.cards}
