@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Callable, Sequence
 
 from loveletter_ref import Action, Game
 from loveletter_ref.engine import view
@@ -80,7 +79,7 @@ class ReferenceEngine(Engine):
         return state
 
     def legal_actions(self) -> list[Json]:
-        return list(map(dict, map(action_json, self._game().legal_actions())))
+        return list(map(dict.copy, map(action_json, self._game().legal_actions())))
 
     def apply(self, action: Json) -> Reply:
         game = self._game()
@@ -105,8 +104,19 @@ class ReferenceEngine(Engine):
         return self._as_served(view(game, player))
 
 
-@lru_cache(maxsize=8192)
-def action_json(action: Action) -> Json:
-    """An action's JSON form, remembered (the same few hundred actions recur in every game): shared,
-    so hand out copies only."""
-    return action.to_json()
+class _ActionJson(dict[Action, Json]):
+    """Actions' JSON forms by action, each worked out once (the same few hundred actions recur in
+    every game). A dictionary, not `lru_cache`: its bookkeeping costs more than the lookup, and
+    both sides of a fuzzed game look up every legal action. Emptied when it reaches `LIMIT`."""
+
+    LIMIT = 8192
+
+    def __missing__(self, action: Action) -> Json:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        value = self[action] = action.to_json()
+        return value
+
+
+action_json: Callable[[Action], Json] = _ActionJson().__getitem__
+"""An action's JSON form, remembered: shared, so hand out copies only."""

@@ -9,6 +9,7 @@ caps how many actions are sent: shrinking it is what makes a replay short.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -42,12 +43,14 @@ class Tape:
         """An index below `options` (0 without reading when there is one option)."""
         if options <= 1:
             return 0
-        value = self.byte()
+        pos = self.pos  # `byte` written out: a few choices per action
+        value = self.data[pos] if pos < len(self.data) else 0
+        self.pos = pos + 1
         if options > 256:
             value = value * 256 + self.byte()
         return value % options
 
-    def shuffle(self, items: list[str]) -> list[str]:
+    def shuffle(self, items: Sequence[str]) -> list[str]:
         """A Fisher-Yates shuffle of a copy of `items`."""
         out = list(items)
         for i in range(len(out) - 1, 0, -1):
@@ -71,8 +74,7 @@ class Tally:
 def play_game(step: Lockstep, horizon: int, tape: Tape, tally: Tally) -> None:
     """Play one game in lockstep, as the tape decides, sending at most `horizon` actions."""
     edition, players = step.edition, step.players
-    names = edition.names
-    deck = [names[c] for c in edition.deck(players)]
+    deck = _deck(edition, players)
     first = tape.choose(players)
     tokens = None
     if step.engine.hello.can("games"):
@@ -93,6 +95,13 @@ def play_game(step: Lockstep, horizon: int, tape: Tape, tally: Tally) -> None:
         if not (step.round_over and tokens is not None and played < MAX_ROUNDS):
             return
         step.next_round(tape.shuffle(deck))
+
+
+@lru_cache(maxsize=64)
+def _deck(edition: Edition, players: int) -> tuple[str, ...]:
+    """The names of the cards dealt to `players`, in card order (worked out once, not per game)."""
+    names = edition.names
+    return tuple(names[c] for c in edition.deck(players))
 
 
 def _decide(step: Lockstep, tape: Tape, tally: Tally) -> None:

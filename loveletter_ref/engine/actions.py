@@ -97,7 +97,7 @@ class Action(NamedTuple):
                 raise ValueError("respond action field 'redraw' must be true or false")
             return cls(RESPOND, card, redraw=redraw)
         target, look, guess = data.get("target"), data.get("look"), data.get("guess")
-        if target is not None:
+        if target is not None and type(target) is not int:  # `_seat` checks all but plain numbers
             _seat(target, "target")
         if look is not None:
             _seat(look, "look")
@@ -107,9 +107,12 @@ class Action(NamedTuple):
             if not isinstance(targets, list):
                 raise ValueError("action field 'targets' must be a list of seat numbers")
             seats = tuple(seat for seat in targets if _seat(seat, "targets") is not None)
-        if guess is not None and (isinstance(guess, bool) or not isinstance(guess, (str, int))):
+        if guess is not None and type(guess) is not str and (isinstance(guess, bool)
+                                                             or not isinstance(guess, (str, int))):
             raise ValueError("action field 'guess' must be a card name or a value")
-        return cls(PLAY, card, target, guess, (), seats, look)
+        # the tuple made directly: the class's own constructor is a Python call, and every action
+        # an engine is sent is parsed here
+        return tuple.__new__(cls, (PLAY, card, target, guess, (), seats, look, None))
 
     def describe(self) -> str:
         """Short human form: '<card> on 2 naming <card>', 'keep <card>, return [<card>, <card>]'."""

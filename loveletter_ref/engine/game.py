@@ -127,7 +127,14 @@ class Game(Effects):
         if deck is None:
             return self._shuffle()
         index = self.tables.index
-        unknown = [name for name in deck if name not in index]
+        order: list[int] = []
+        unknown: list[Any] = []
+        for name in deck:  # one loop, not two comprehensions: a deal per fuzzed round, on both sides
+            card = index.get(name)
+            if card is None:
+                unknown.append(name)
+            else:
+                order.append(card)
         if unknown:
             raise DeckError(f"unknown card {unknown[0]!r} in deck (cards: {', '.join(names)})")
         if tuple(sorted(deck)) != self.tables.sorted_deck:
@@ -135,7 +142,7 @@ class Game(Effects):
             diffs = [f"{have[n] - want[n]:+d} {n}" for n in names if have[n] != want[n]]
             raise DeckError(f"deck is not a {self.edition.id} deck for {self.players} players: "
                             f"{', '.join(diffs)}", self.tables.general["deck_size"].id)
-        return [index[name] for name in deck]
+        return order
 
     def _shuffle(self) -> list[int]:
         """The next deck order drawn from the game's seed."""
@@ -393,8 +400,17 @@ class Game(Effects):
         return self.tables.plays[card, choice]
 
     def _play_actions(self) -> list[Action]:
-        return [action for card, choices in self._options() for choice in choices
-                for action in self._plays(card, choice)]
+        # loops doing what `_plays` does, not a comprehension calling it per choice: a hot path
+        decisions, plays = self.tables.decisions, self.tables.plays
+        out: list[Action] = []
+        for card, choices in self._options():
+            guess = decisions[card].guess
+            for choice in choices:
+                if guess is not None and isinstance(choice, int):
+                    guess.clause.need()
+                    guess = None  # asked once per card: it raises the first time or never
+                out += plays[card, choice]
+        return out
 
     def sample_action(self, rng: random.Random) -> Action:
         """A random legal action: a playable card, then whom it chooses, then a guess, each uniform."""
@@ -649,9 +665,25 @@ class Game(Effects):
             pending = {"kind": "keep", "player": self.current,
                        "return": len(self.hands[self.current]) - 1,
                        "to": self.pending.clause.rule["to"]}
-        hands = []
-        for hand in self.hands:  # as hand_names gives them; a loop, not a comprehension, on this hot path
-            hands.append(list(hand_names[tuple(hand)]))
+        # loops, not comprehensions, on this hot path (a state after every action, on both sides
+        # of a fuzzed game): in Python 3.11 each comprehension is a function made and called,
+        # which costs more than naming a whole discard pile
+        deck: list[str] = []
+        for card in reversed(self.deck):
+            deck.append(names[card])
+        hands: list[list[str]] = []
+        discards: list[list[str]] = []
+        eliminated: list[bool] = []
+        protected: list[bool] = []
+        alive, shields = self.alive, self.protected
+        for seat, hand in enumerate(self.hands):
+            hands.append(list(hand_names[tuple(hand)]))  # as hand_names gives them
+            named: list[str] = []
+            for card in self.discards[seat]:
+                named.append(names[card])
+            discards.append(named)
+            eliminated.append(not alive[seat])
+            protected.append(shields[seat] is not None)
         state = {
             "edition": self.edition.id,
             "players": self.players,
@@ -659,13 +691,13 @@ class Game(Effects):
             "phase": str(self.phase),
             "turn": self.current if self.phase in DECIDING else None,
             "starter": self.starter,
-            "deck": [names[c] for c in reversed(self.deck)],
-            "set_aside": [names[c] for c in self.set_aside],
-            "face_up": [names[c] for c in self.face_up],
+            "deck": deck,
+            "set_aside": _named(names, self.set_aside),
+            "face_up": _named(names, self.face_up),
             "hands": hands,
-            "discards": [[names[c] for c in pile] for pile in self.discards],
-            "eliminated": [not a for a in self.alive],
-            "protected": [p is not None for p in self.protected],
+            "discards": discards,
+            "eliminated": eliminated,
+            "protected": protected,
             "tokens": list(self.tokens),
             "pending": pending,
             "round_winners": self.round_winners,
@@ -735,6 +767,14 @@ def shuffle(cards: list[int], getrandbits: Callable[[int], int]) -> None:
 
 _SWAPS: dict[int, tuple[tuple[int, int], ...]] = {}
 """For each deck size, the places `shuffle` fills in turn, with the random bits each draws."""
+
+
+def _named(names: tuple[str, ...], cards: list[int]) -> list[str]:
+    """The names of `cards` (a loop, not a comprehension: see `Game.state`)."""
+    out = []
+    for card in cards:
+        out.append(names[card])
+    return out
 
 
 def _pick(rng: random.Random, items: Sequence[Any]) -> Any:
