@@ -8,8 +8,10 @@ usual; a failing case shows the clauses it checks, where the engine diverged, ex
 actual. One engine serves every case and is replaced when it breaks. The fixture
 `llcheck_engine_factory` gives tests a callable returning a fresh engine.
 
-Without --llcheck-impl the plugin adds nothing to a run (the fixture then skips its test). Every
-option is described in docs/ci.md ("The corpus inside your own pytest run").
+Without --llcheck-impl the plugin adds no test to a run (the fixture then skips its test); it only
+makes the properties' hypothesis profiles known to --hypothesis-profile. A failure ends with the
+`llcheck check` command that runs it again. Every option is described in docs/ci.md ("The corpus
+inside your own pytest run").
 """
 
 from __future__ import annotations
@@ -167,8 +169,8 @@ def settle(result: Result, known: KnownFailures | None, command: str) -> None:
 
 
 def replay(config: pytest.Config, result: Result, **options: Any) -> str:
-    """The `llcheck check` command that runs `result` again with this run's options (and `options`:
-    `properties`, `profile`, `seed` for a property)."""
+    """The `llcheck check` command that runs `result` again with this run's options (and, for a
+    property, `options`' `profile` and `seed`)."""
     command = f"llcheck check --impl {shlex.quote(config.getoption('llcheck_impl'))}"
     corpus = config.getoption("llcheck_corpus")
     if corpus:
