@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import shlex
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,7 +67,7 @@ def pytest_configure(config: pytest.Config) -> None:
     --hypothesis-profile names (`thorough`; a profile hypothesis has already, `ci`, is left as it is)."""
     if config.getoption("hypothesis_profile", None):
         from .properties import profiles
-        profiles.register_missing()
+        profiles.register(missing_only=True)
 
 
 def _factory(config: pytest.Config) -> Callable[[], Engine] | None:
@@ -153,8 +154,6 @@ class CaseItem(pytest.Item):
 def settle(result: Result, known: KnownFailures | None, command: str) -> None:
     """Pass, skip, xfail (a listed known failure) or fail the running test as `result` says; a
     failure carries `command`, the llcheck command that runs it again."""
-    from dataclasses import replace
-
     from .harness.results import ERRORED, FAILED, PASSED, SKIPPED
     reason = known.entries.get(result.id) if known is not None else None
     if result.status == SKIPPED:

@@ -164,8 +164,12 @@ def _stance_lines(stance: dict[str, Any], indent: str) -> list[str]:
 
 def observable_alone(verdicts: list[dict[str, Any]]) -> list[str]:
     """The clauses not observable between the two sides that are observable on their own."""
-    return [v["clause"] for v in verdicts
-            if v["status"] != "observable" and (v.get("alone") or {}).get("status") == "observable"]
+    return [v["clause"] for v in verdicts if _shows_alone(v)]
+
+
+def _shows_alone(verdict: dict[str, Any]) -> bool:
+    """True for a verdict not observable between the two sides but observable on its own."""
+    return verdict["status"] != "observable" and (verdict.get("alone") or {}).get("status") == "observable"
 
 
 def headline(verdict: dict[str, Any], shout: bool = False) -> str:
@@ -174,7 +178,7 @@ def headline(verdict: dict[str, Any], shout: bool = False) -> str:
     status, alone = verdict["status"], "observable"
     if shout:
         status, alone = status.upper(), alone.upper()
-    if verdict["clause"] in observable_alone([verdict]):
+    if _shows_alone(verdict):
         return f"{status} between these two, {alone} on its own"
     return status
 

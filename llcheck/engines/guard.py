@@ -83,8 +83,6 @@ def where(exc: BaseException) -> str:
 
 def _source_file(name: str) -> bool:
     """True when a frame's file name is a file on disk (not `<string>`, `<frozen ...>`, `<stdin>`)."""
-    if name.startswith("<") and name.endswith(">"):
-        return False
     try:
         return Path(name).is_file()
     except OSError:  # a folder it may not look into

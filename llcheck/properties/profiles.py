@@ -31,19 +31,22 @@ PROFILES = {
 """Profile name -> settings. Games need many steps, hence the stateful step counts."""
 
 
-def register() -> None:
-    """Register every profile with hypothesis (idempotent)."""
+def register(missing_only: bool = False) -> None:
+    """Register every profile with hypothesis (idempotent); with `missing_only`, those it does not
+    know yet (one of its own of the same name is left as it is)."""
     for name, profile in PROFILES.items():
+        if missing_only and _known(name):
+            continue
         settings.register_profile(name, profile)
 
 
-def register_missing() -> None:
-    """Register the profiles hypothesis does not know yet (one of its own name is left as it is)."""
-    for name, profile in PROFILES.items():
-        try:
-            settings.get_profile(name)
-        except InvalidArgument:
-            settings.register_profile(name, profile)
+def _known(name: str) -> bool:
+    """True when hypothesis has a profile of this name."""
+    try:
+        settings.get_profile(name)
+    except InvalidArgument:
+        return False
+    return True
 
 
 def load(default: str = CI) -> str:
