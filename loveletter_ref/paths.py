@@ -1,4 +1,4 @@
-"""Where the bundled data lives: specs, schemas and the conformance corpus."""
+"""Where the bundled rules data lives: the specs and their schema, and the rulebooks they cite."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ _HERE = Path(__file__).resolve().parent
 
 
 def data_root() -> Path:
-    """The folder holding `spec/` and `conformance/` (the checkout, or the installed copy)."""
+    """The folder holding `spec/`: the checkout, or the copy a wheel carries (`_data/`)."""
     bundled = _HERE / "_data"
     return bundled if bundled.is_dir() else _HERE.parent
 
@@ -17,11 +17,6 @@ def data_root() -> Path:
 def spec_dir() -> Path:
     """The `spec/` folder."""
     return data_root() / "spec"
-
-
-def conformance_dir() -> Path:
-    """The `conformance/` folder."""
-    return data_root() / "conformance"
 
 
 def rulebook_dirs() -> tuple[Path, ...]:

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
+from llcheck.catalogue import DEFAULT_BUDGET, DEFAULT_Z3, Catalogue, entries
 from llcheck.cli import main
-from llcheck.disputes import open_side
-from llcheck.disputes.catalogue import DEFAULT_BUDGET, DEFAULT_Z3, Catalogue, entries
-from llcheck.disputes.differences import line_up
-from llcheck.disputes.verify import ending, problems
 from loveletter_ref import load_spec
+from loveletter_ref.disputes import open_side
+from loveletter_ref.disputes.differences import line_up
+from loveletter_ref.disputes.verify import ending, problems
 
 ROOT = Path(__file__).resolve().parents[1]
 REPORT, DATA = ROOT / "docs" / "disputes.md", ROOT / "docs" / "disputes.json"
@@ -79,7 +79,7 @@ def test_one_reading_alone_lists_its_open_points(capsys):
 
 def test_a_legality_difference_ends_with_the_refusal(capsys):
     a, b = open_side("sl-en-2019"), open_side("z-man-2019")
-    from llcheck.disputes import Budget, compare, comparison_json
+    from loveletter_ref.disputes import Budget, compare, comparison_json
     data = comparison_json(compare(a, b, Budget(games=30), 5.0, keys=["guard.target"], alone=False))
     verdict = data["verdicts"][0]
     assert verdict["status"] == "observable" and problems(verdict) == []
@@ -186,7 +186,7 @@ def test_a_next_round_rule_whose_open_cases_never_arise_is_proved_vacuous(capsys
 def test_next_round_rules_that_differ_only_where_no_game_goes_are_vacuous(tmp_path):
     """round.next-first: classic says who starts after a shared or winnerless round; a reading
     whose rounds never end so needs no answer there, and the comparison proves it."""
-    from llcheck.disputes import Budget, compare, comparison_json
+    from loveletter_ref.disputes import Budget, compare, comparison_json
     path = variant_reading(tmp_path, "    tie: [all_win]\n", "    tie: [discard_total]\n")
     data = comparison_json(compare(open_side(str(path)), open_side("classic"), Budget(games=20), 10.0,
                                    keys=["round.next-first"], alone=False))
@@ -196,7 +196,7 @@ def test_next_round_rules_that_differ_only_where_no_game_goes_are_vacuous(tmp_pa
 
 
 def test_a_comparison_says_which_version_of_a_contradiction_it_plays(capsys):
-    from llcheck.disputes import Budget, compare, comparison_json, comparison_text
+    from loveletter_ref.disputes import Budget, compare, comparison_json, comparison_text
     a, b = open_side("fa-guide"), open_side("classic")
     contradicted = sorted(c.key for c in a.edition.clauses.values() if c.versions)
     text = comparison_text(comparison_json(compare(a, b, Budget(games=5), 5.0, keys=[], alone=False)))
@@ -208,7 +208,7 @@ def test_a_vacuous_verdict_the_proving_side_may_owe_to_its_own_gaps_is_settled_o
     """round.next-first: bga-classic-premium never reaches a second round with 3-4 players (its
     turn order is silent), so z3 proves the clause unconsulted there; whether the two rules
     would part on their own is settled on the other side, with only this clause swapped in."""
-    from llcheck.disputes import Budget, compare, comparison_json
+    from loveletter_ref.disputes import Budget, compare, comparison_json
     a, b = open_side("bga-classic-premium"), open_side("classic")
     data = comparison_json(compare(a, b, Budget(games=30), 10.0, keys=["round.next-first"]))
     verdict = data["verdicts"][0]
@@ -223,7 +223,7 @@ def test_a_clause_vacuous_between_two_but_observable_on_its_own_is_headed_so():
     3-4 players, whose games stop on its silent turn order first; on its own the clause shows in
     a 2-player game. The headline and the summary say both, so that a judge does not read
     "vacuous" as "can never matter"."""
-    from llcheck.disputes import Budget, compare, comparison_json, comparison_text
+    from loveletter_ref.disputes import Budget, compare, comparison_json, comparison_text
     a, b = open_side("bga-classic-premium"), open_side("classic")
     data = comparison_json(compare(a, b, Budget(games=30), 10.0,
                                    keys=["targeting.no-valid-target", "setup.first-player"]))
@@ -240,7 +240,7 @@ def test_a_card_clause_left_undecided_is_settled_on_its_own():
     """countess: the Dutch classic variant numbers the Countess 8 and its King 7; games of the
     two part first on the tie rule and the token target. On its own, classic's Countess (7)
     ties with the variant's King, which changes who wins a showdown."""
-    from llcheck.disputes import Budget, compare, comparison_json
+    from loveletter_ref.disputes import Budget, compare, comparison_json
     a, b = open_side("nl-2019-classic-variant"), open_side("classic")
     verdict = comparison_json(compare(a, b, Budget(games=30), 10.0, keys=["countess"]))["verdicts"][0]
     assert verdict["status"] == "undecided"
@@ -267,8 +267,8 @@ def test_a_guess_by_value_where_each_dealt_value_is_one_card_is_a_guess_by_card(
     Constable, but no deck for 2-4 players holds the Constable: with the player counts both
     allow, the two rules make the same decisions (a value-6 guess was once told as "naming the
     Constable or King", which classic refuses)."""
-    from llcheck.disputes.differences import line_up
-    from llcheck.disputes.duel import denotes
+    from loveletter_ref.disputes.differences import line_up
+    from loveletter_ref.disputes.duel import denotes
     premium, classic = open_side("premium").edition, open_side("classic").edition
     diffs, alike = line_up(premium, classic)
     assert [d.key for d in alike] == ["guard.guess"]
@@ -279,7 +279,7 @@ def test_a_guess_by_value_where_each_dealt_value_is_one_card_is_a_guess_by_card(
 def test_cards_neither_side_deals_do_not_mask_the_rest():
     """setup.deck: Premium with 2-4 players deals the classic 16 cards, its own cards counted 0
     times; so those cards are vacuous, and games of 2-4 players can show round.tie."""
-    from llcheck.disputes import Budget, compare, comparison_json
+    from loveletter_ref.disputes import Budget, compare, comparison_json
     a, b = open_side("premium"), open_side("classic")
     data = comparison_json(compare(a, b, Budget(games=60), 5.0, keys=["jester", "round.tie"], alone=False))
     jester, tie = data["verdicts"]

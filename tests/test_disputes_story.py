@@ -9,11 +9,11 @@ from typing import Any
 
 import yaml
 
-from llcheck.disputes import Budget, compare, comparison_json, open_side
-from llcheck.disputes.duel import differ, neutral
-from llcheck.disputes.story import story
-from llcheck.disputes.witness import Witness, replay_looks
 from loveletter_ref import Action, load_spec
+from loveletter_ref.disputes import Budget, compare, comparison_json, open_side
+from loveletter_ref.disputes.duel import differ, neutral
+from loveletter_ref.disputes.story import story
+from loveletter_ref.disputes.witness import Witness, replay_looks
 from loveletter_ref.spec.extend import merge
 
 EDITIONS = Path(__file__).resolve().parents[1] / "spec" / "editions"

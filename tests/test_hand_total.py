@@ -14,10 +14,10 @@ import pytest
 from conftest import deal, play, types
 
 from llcheck.cli import main
-from llcheck.disputes.verify import ending
 from llcheck.engines import ReferenceEngine
 from llcheck.fuzz import run_fuzz
 from loveletter_ref import Game, Phase, load_spec
+from loveletter_ref.disputes.verify import ending
 from loveletter_ref.errors import SpecError
 from loveletter_ref.spec import spec_dir
 

@@ -20,7 +20,7 @@ def tool(name: str) -> str:
 
 
 def test_ruff_is_clean():
-    result = subprocess.run([tool("ruff"), "check", "loveletter_ref", "llcheck", "tests", "tools"],
+    result = subprocess.run([tool("ruff"), "check", "."],
                             cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from llcheck.cli import main
-from llcheck.probes.api import QUERIES, any_of, check, clause_applies, prover, query
-from llcheck.probes.layout import Layout
-from llcheck.probes.playback import play, silenced
-from llcheck.probes.unroll import encodable
 from loveletter_ref import load_spec
 from loveletter_ref.errors import RuleGapError
+from loveletter_ref.probes.api import QUERIES, any_of, check, clause_applies, prover, query
+from loveletter_ref.probes.layout import Layout
+from loveletter_ref.probes.playback import play, silenced
+from loveletter_ref.probes.unroll import encodable
 from loveletter_ref.spec import Step
 
 TIMEOUT = 120

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from test_vocabulary_unbundled import REDRAW_GUARD
 
-from llcheck.probes.api import CATALOGUE, Prover, clause_applies, query
-from llcheck.probes.catalogue import IMPOSSIBLE
-from llcheck.probes.playback import play, silenced
-from llcheck.probes.search import deals, explore, near_target, observed, random_rounds
 from loveletter_ref import load_spec
+from loveletter_ref.probes.api import CATALOGUE, Prover, clause_applies, query
+from loveletter_ref.probes.catalogue import IMPOSSIBLE
+from loveletter_ref.probes.playback import play, silenced
+from loveletter_ref.probes.search import deals, explore, near_target, observed, random_rounds
 
 DATA = Path(__file__).parent / "data" / "probes"
 

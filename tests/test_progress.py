@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from llcheck.disputes.search import Budget
-from llcheck.disputes.settle import compare
-from llcheck.disputes.sides import open_side
 from llcheck.progress import Status
+from loveletter_ref.disputes.search import Budget
+from loveletter_ref.disputes.settle import compare
+from loveletter_ref.disputes.sides import open_side
 
 
 def test_a_status_line_is_rewritten_in_place_and_erased(capsys):

@@ -20,16 +20,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from llcheck.baseline.diff import Replayer
+from llcheck.baseline.record import EngineSlot, Plan, record
+from llcheck.baseline.store import Baseline, read, write
+from llcheck.engines import ReferenceEngine, SubprocessEngine
+from llcheck.engines.loader import serve_command
+from llcheck.harness.cases import STATUSES, load_corpus
+from loveletter_ref.spec import load_spec
 
-from llcheck.baseline.diff import Replayer  # noqa: E402
-from llcheck.baseline.record import EngineSlot, Plan, record  # noqa: E402
-from llcheck.baseline.store import Baseline, read, write  # noqa: E402
-from llcheck.engines import ReferenceEngine, SubprocessEngine  # noqa: E402
-from llcheck.engines.loader import serve_command  # noqa: E402
-from llcheck.harness.cases import STATUSES, load_corpus  # noqa: E402
-from loveletter_ref.spec import load_spec  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 EDITIONS = ("classic", "z-man-2019")
 

@@ -21,15 +21,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from llcheck.engines.subprocess import SubprocessEngine
+from llcheck.harness import cases as corpus
+from llcheck.harness.runner import run_cases
+from llcheck.harness.select import Selection
+from llcheck.harness.selfcheck import against_reference, validate
+from loveletter_ref.spec.schema import validator_for
 
-from llcheck.engines.subprocess import SubprocessEngine  # noqa: E402
-from llcheck.harness import cases as corpus  # noqa: E402
-from llcheck.harness.runner import run_cases  # noqa: E402
-from llcheck.harness.select import Selection  # noqa: E402
-from llcheck.harness.selfcheck import against_reference, validate  # noqa: E402
-from loveletter_ref.spec.schema import validator_for  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 NODE_ENGINE = "node conformance/examples/node/engine.js"
 

@@ -12,17 +12,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from llcheck.catalogue import DEFAULT_BUDGET, DEFAULT_Z3, Catalogue
+from loveletter_ref.disputes import Budget, audit, compare, open_side
 
-from llcheck.disputes import Budget, audit, compare, open_side  # noqa: E402
-from llcheck.disputes.catalogue import DEFAULT_BUDGET, DEFAULT_Z3, Catalogue  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def cpu(work: Callable[[], object], repeat: int) -> float:

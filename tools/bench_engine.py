@@ -23,15 +23,12 @@ import random
 import shutil
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from machine import describe, instructions
 
-from machine import describe, instructions  # noqa: E402
-
-from loveletter_ref import Game, Phase, load_spec  # noqa: E402
-from loveletter_ref.engine import DECIDING  # noqa: E402
-from loveletter_ref.spec import known_specs  # noqa: E402
+from loveletter_ref import Game, Phase, load_spec
+from loveletter_ref.engine import DECIDING
+from loveletter_ref.spec import known_specs
 
 
 def play_rounds(edition_name: str, players: int, rounds: int, seed: int) -> tuple[float, int]:

@@ -40,22 +40,20 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from machine import describe, instructions
 
-from machine import describe, instructions  # noqa: E402
-
-from llcheck.engines import ReferenceEngine  # noqa: E402
-from llcheck.engines.loader import REFERENCE, engine_factory, serve_command  # noqa: E402
-from llcheck.engines.subprocess import SubprocessEngine  # noqa: E402
-from llcheck.fuzz import run_fuzz  # noqa: E402
-from llcheck.fuzz.lockstep import Lockstep  # noqa: E402
-from llcheck.fuzz.play import Tally, Tape, play_game  # noqa: E402
-from llcheck.fuzz.search import TAPE_BYTES  # noqa: E402
-from llcheck.harness import campaigns  # noqa: E402
-from llcheck.harness.cases import load_corpus  # noqa: E402
-from llcheck.harness.results import Result  # noqa: E402
-from llcheck.perft import EngineTree, ReferenceTree, load_table, perft, seeded_deal, table_path  # noqa: E402
-from loveletter_ref import load_spec  # noqa: E402
+from llcheck.engines import ReferenceEngine
+from llcheck.engines.loader import REFERENCE, engine_factory, serve_command
+from llcheck.engines.subprocess import SubprocessEngine
+from llcheck.fuzz import run_fuzz
+from llcheck.fuzz.lockstep import Lockstep
+from llcheck.fuzz.play import Tally, Tape, play_game
+from llcheck.fuzz.search import TAPE_BYTES
+from llcheck.harness import campaigns
+from llcheck.harness.cases import load_corpus
+from llcheck.harness.results import Result
+from llcheck.perft import EngineTree, ReferenceTree, load_table, perft, seeded_deal, table_path
+from loveletter_ref import load_spec
 
 PLACES = (("classic", 2), ("classic", 4), ("z-man-2019", 2), ("z-man-2019", 4), ("z-man-2019", 6))
 

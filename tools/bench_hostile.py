@@ -18,14 +18,13 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from llcheck.engines import EngineFailure, SubprocessEngine
+from llcheck.engines.loader import serve_command
+from llcheck.engines.process import Launch, marked
+from llcheck.harness.cases import load_corpus
+from llcheck.harness.runner import run_cases
 
-from llcheck.engines import EngineFailure, SubprocessEngine  # noqa: E402
-from llcheck.engines.loader import serve_command  # noqa: E402
-from llcheck.engines.process import Launch, marked  # noqa: E402
-from llcheck.harness.cases import load_corpus  # noqa: E402
-from llcheck.harness.runner import run_cases  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 ZOO = ROOT / "tests" / "engines" / "hostile"
 CASES = load_corpus(ROOT / "tests" / "cases")

@@ -20,16 +20,13 @@ import platform
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import z3
 
-import z3  # noqa: E402
-
-from llcheck.commands.probe import probe  # noqa: E402
-from llcheck.probes.catalogue import QUERIES  # noqa: E402
-from loveletter_ref import load_spec  # noqa: E402
-from loveletter_ref.spec import known_specs  # noqa: E402
+from llcheck.commands.probe import probe
+from loveletter_ref import load_spec
+from loveletter_ref.probes.catalogue import QUERIES
+from loveletter_ref.spec import known_specs
 
 
 def configurations(editions: list[str]) -> list[tuple[str, int]]:

@@ -17,17 +17,13 @@ import argparse
 import json
 import platform
 import re
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from llcheck.engines import ReferenceEngine  # noqa: E402
-from llcheck.engines.loader import engine_factory, serve_command  # noqa: E402
-from llcheck.properties import property_names, run_properties  # noqa: E402
-from loveletter_ref import load_spec  # noqa: E402
+from llcheck.engines import ReferenceEngine
+from llcheck.engines.loader import engine_factory, serve_command
+from llcheck.properties import property_names, run_properties
+from loveletter_ref import load_spec
 
 WHOLE_GAME = ("hidden-information", "replay")
 EDITIONS = ("classic", "z-man-2019", "premium")

@@ -19,17 +19,14 @@ import platform
 import random
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from llcheck.engines import Engine, ReferenceEngine, SubprocessEngine  # noqa: E402
-from llcheck.engines.loader import serve_command  # noqa: E402
-from llcheck.harness.cases import load_corpus  # noqa: E402
-from llcheck.harness.runner import run_cases  # noqa: E402
-from llcheck.harness.select import Selection  # noqa: E402
-from loveletter_ref import Game, load_spec  # noqa: E402
-from loveletter_ref.engine import DECIDING  # noqa: E402
+from llcheck.engines import Engine, ReferenceEngine, SubprocessEngine
+from llcheck.engines.loader import serve_command
+from llcheck.harness.cases import load_corpus
+from llcheck.harness.runner import run_cases
+from llcheck.harness.select import Selection
+from loveletter_ref import Game, load_spec
+from loveletter_ref.engine import DECIDING
 
 ECHO = r"""
 import json, sys

@@ -19,9 +19,7 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from llcheck.perft import (  # noqa: E402
+from llcheck.perft import (
     Level,
     ReferenceTree,
     TableEntry,
@@ -30,8 +28,8 @@ from llcheck.perft import (  # noqa: E402
     seeded_deal,
     table_entry_json,
 )
-from loveletter_ref import load_spec  # noqa: E402
-from loveletter_ref.spec import Edition  # noqa: E402
+from loveletter_ref import load_spec
+from loveletter_ref.spec import Edition
 
 EDITIONS = ("classic", "z-man-2019", "premium")
 ROOT = Path(__file__).resolve().parents[1]

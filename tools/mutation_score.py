@@ -16,10 +16,8 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from llcheck.mutants import ZOO  # noqa: E402
-from llcheck.mutants.score import FUZZ_GAMES, Verdict, default_cases, judge  # noqa: E402
+from llcheck.mutants import ZOO
+from llcheck.mutants.score import FUZZ_GAMES, Verdict, default_cases, judge
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "mutants.md"
@@ -27,7 +25,7 @@ DOC = ROOT / "docs" / "mutants.md"
 INTRO = """\
 # The mutant zoo and the mutation score
 
-Each mutant is an engine with one rule bent on purpose (`llcheck/mutants/`): a `Game` subclass
+Each mutant is an engine with one rule bent on purpose (`conformance/llcheck/mutants/`): a `Game` subclass
 that overrides one method, a spec with one clause rewritten, or an adapter whose views leak.
 Each declares the clause(s) it breaks. A mutant is **caught** when a conformance case that
 names one of those clauses fails on it, or when differential fuzzing finds a difference and

@@ -21,11 +21,10 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from llcheck.engines.process import kill_leftovers
+from llcheck.workers import as_done
 
-from llcheck.engines.process import kill_leftovers  # noqa: E402
-from llcheck.workers import as_done  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def busy(seconds: float) -> float:

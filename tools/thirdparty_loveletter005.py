@@ -23,17 +23,15 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from llcheck.fuzz import run_fuzz  # noqa: E402
-from llcheck.harness.cases import load_corpus  # noqa: E402
-from llcheck.harness.results import ERRORED, FAILED, Result  # noqa: E402
-from llcheck.harness.runner import run_cases  # noqa: E402
-from llcheck.harness.select import Selection  # noqa: E402
-from llcheck.mutants import variants  # noqa: E402
-from llcheck.perft import compare, load_table, table_path  # noqa: E402
-from llcheck.thirdparty.loveletter005 import Loveletter005  # noqa: E402
-from loveletter_ref import Game, Phase, load_spec  # noqa: E402
+from llcheck.fuzz import run_fuzz
+from llcheck.harness.cases import load_corpus
+from llcheck.harness.results import ERRORED, FAILED, Result
+from llcheck.harness.runner import run_cases
+from llcheck.harness.select import Selection
+from llcheck.mutants import variants
+from llcheck.perft import compare, load_table, table_path
+from llcheck.thirdparty.loveletter005 import Loveletter005
+from loveletter_ref import Game, Phase, load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 KNOWN = ROOT / "conformance" / "known-failures" / "loveletter-0.0.5.txt"

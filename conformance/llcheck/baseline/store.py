@@ -18,11 +18,11 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from loveletter_ref.paths import conformance_dir
 from loveletter_ref.spec.schema import pointer_text
 from loveletter_ref.spec.yamlsafe import TooLarge, read_bounded
 
 from ..errors import UsageError
+from ..paths import conformance_dir
 from .delta import Json
 from .observe import canonical
 

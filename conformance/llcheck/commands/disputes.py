@@ -28,9 +28,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from .. import exitcodes
-from ..arguments import seconds
-from ..disputes import (
+from loveletter_ref.disputes import (
     Budget,
     audit,
     audit_json,
@@ -41,7 +39,10 @@ from ..disputes import (
     open_side,
     told_apart,
 )
-from ..disputes.catalogue import DEFAULT_BUDGET, DEFAULT_DATA, DEFAULT_OUTPUT, DEFAULT_Z3, Catalogue
+
+from .. import exitcodes
+from ..arguments import seconds
+from ..catalogue import DEFAULT_BUDGET, DEFAULT_DATA, DEFAULT_OUTPUT, DEFAULT_Z3, Catalogue
 from ..errors import UsageError
 from ..progress import Status
 from ..specs import parse_choices, version_choices

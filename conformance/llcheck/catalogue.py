@@ -19,14 +19,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from loveletter_ref.disputes.markdown import render
+from loveletter_ref.disputes.report import audit_json, comparison_json, retell
+from loveletter_ref.disputes.search import Budget
+from loveletter_ref.disputes.settle import audit, compare
+from loveletter_ref.disputes.sides import open_side
 from loveletter_ref.spec import known_specs, load_spec
 
-from ..workers import in_workers
-from .markdown import render
-from .report import audit_json, comparison_json, retell
-from .search import Budget
-from .settle import audit, compare
-from .sides import open_side
+from .workers import in_workers
 
 FORMAT = 1
 """Bumped whenever the stored form of a verdict changes."""

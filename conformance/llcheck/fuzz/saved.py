@@ -14,12 +14,12 @@ from typing import Any
 
 from loveletter_ref import Game
 from loveletter_ref.engine import game_record, view
-from loveletter_ref.paths import conformance_dir
 from loveletter_ref.spec import Edition
 from loveletter_ref.spec.schema import pointer_text, validator_for
 
 from ..engines.base import Json
 from ..harness.compare import without_clauses
+from ..paths import conformance_dir
 from .lockstep import LIVE, Divergence, Record, strip_view
 
 NEEDS = {"legal_actions": "legal_actions", "events": "events", "views": "views"}

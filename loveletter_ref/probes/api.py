@@ -1,6 +1,6 @@
 """The probes' programmatic interface: is a situation reachable in some round of a spec?
 
-    from llcheck.probes.api import check, clause_applies, query
+    from loveletter_ref.probes.api import check, clause_applies, query
     verdict = check(load_spec("z-man-2019"), 3, clause_applies("baron.tie"), timeout=60)
     verdict.status    # "unreachable" | "reachable" | "unknown"
     verdict.witness   # {"edition", "players", "first_player", "rounds": [{"deck", "actions"}]}

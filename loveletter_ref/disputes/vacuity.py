@@ -1,6 +1,6 @@
 """z3 for disputes: proofs that a clause is never needed, and games that need it.
 
-Both come from the z3 probes (`llcheck.probes.api.check`). The question asked depends on the
+Both come from the z3 probes (`loveletter_ref.probes.api.check`). The question asked depends on the
 clause: for most rules, `clause_applies(key)` (does any round consult it?); for the game-end
 rule, which the engine consults only when several players reach the target together, the
 catalogue query `two-reach-target` (which lets the round start with any tokens). A card's value
@@ -70,7 +70,7 @@ class Probe:
 def probes() -> ModuleType | None:
     """The z3 probes API, or None when it is not installed."""
     try:
-        return importlib.import_module("llcheck.probes.api")
+        return importlib.import_module("loveletter_ref.probes.api")
     except ImportError:
         return None
 
@@ -92,7 +92,7 @@ def probe(edition: Edition, label: str, key: str, players: list[int], timeout: f
         return result
     api = probes()
     if api is None:
-        result.problem = "the z3 probes (llcheck.probes.api) are not available"
+        result.problem = "the z3 probes (loveletter_ref.probes.api) are not available"
         return result
     name = QUERY_FOR.get(kind)
     condition = api.query(name) if name else api.clause_applies(key)

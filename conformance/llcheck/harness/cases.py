@@ -22,10 +22,11 @@ from jsonschema.exceptions import ValidationError
 
 from loveletter_ref.engine.tables import tables_for
 from loveletter_ref.errors import Problem, SpecError
-from loveletter_ref.paths import conformance_dir
 from loveletter_ref.spec import Edition, known_specs, load_spec
 from loveletter_ref.spec.schema import pointer_text, short_message, validator_for
 from loveletter_ref.spec.yamlsafe import TooLarge, decode, read_bounded
+
+from ..paths import conformance_dir
 
 STATUSES = ("required", "optional", "disputed", "golden")
 """Case folders: conformance to the edition; behaviour editions leave open; rulebook readings

@@ -10,10 +10,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
-from loveletter_ref.paths import conformance_dir
-
 from .. import __version__
 from ..engines.base import Hello
+from ..paths import conformance_dir
 from ..protocol.messages import PROTOCOL_VERSION
 from .clauses import clause_quote
 from .results import Json, Result, Tally, by_key

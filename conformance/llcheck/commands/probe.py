@@ -15,17 +15,17 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from loveletter_ref.probes.api import prover as cached_prover
+from loveletter_ref.probes.catalogue import QUERIES
+from loveletter_ref.probes.conditions import clause_applies
+from loveletter_ref.probes.layout import ProbeError
+from loveletter_ref.probes.prover import NOT_APPLICABLE, UNREACHABLE, Prover, Verdict
+from loveletter_ref.probes.unroll import encodable
 from loveletter_ref.spec import OPTIONAL_GENERAL_IDS, Edition, known_specs
 
 from .. import exitcodes
 from ..arguments import seconds
 from ..errors import UsageError
-from ..probes.api import prover as cached_prover
-from ..probes.catalogue import QUERIES
-from ..probes.conditions import clause_applies
-from ..probes.layout import ProbeError
-from ..probes.prover import NOT_APPLICABLE, UNREACHABLE, Prover, Verdict
-from ..probes.unroll import encodable
 from ..progress import Status
 from ..specs import check_players, edition_arg, parse_choices, version_choices
 from ..workers import in_workers

@@ -23,12 +23,12 @@ from typing import Any, Generic, Protocol, TypeVar
 from jsonschema.exceptions import best_match
 
 from loveletter_ref import Action, Game, Phase
-from loveletter_ref.paths import conformance_dir
 from loveletter_ref.spec import Edition, load_spec
 from loveletter_ref.spec.schema import pointer_text, validator_for
 
 from .engines.base import Engine, EngineFailure, Json, Reply
 from .harness.compare import comparable
+from .paths import conformance_dir
 
 TERMINAL_PHASES = ("round_over", "game_over")
 """Phases in which the round has ended: a node in one of them has no children."""

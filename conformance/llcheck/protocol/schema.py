@@ -11,8 +11,9 @@ from typing import Any
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from loveletter_ref.paths import conformance_dir
 from loveletter_ref.spec.schema import most_specific, pointer_text
+
+from ..paths import conformance_dir
 
 
 def schema_path() -> Path:
