@@ -332,7 +332,7 @@ def test_a_failed_whole_game_is_charged_to_the_clauses_suspected_at_its_divergen
     assert block[2] == ("  clauses: 41; charged with this failure: the 2 suspected at its first divergence; "
                         "the other 39 are not judged by this case")
     assert [line.split(":")[0] for line in block[3:5]] == [f"  clause {c}" for c in charged]
-    assert block[5].startswith("  case: conformance/cases/golden/classic/2-players.json")
+    assert block[5].startswith("  case: conformance/golden/classic/2-players.json")
     assert block[6] == "  round 2, deal: events"
     rows = {line.split()[0]: line for line in out.splitlines() if line.startswith("classic.")}
     assert rows["classic.round.next-first"].split()[1:] == ["3", "0", "3", "0", "0", "0", "0", "fails"]

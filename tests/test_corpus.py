@@ -1,9 +1,10 @@
 """The conformance corpus checks itself: valid files, unique ids, known clauses and decks, every
-clause covered by a required case, every case passing against the reference engine, and the
-generated files matching their generators."""
+clause covered by a required case, every case passing against the reference engine, every file
+in the canonical formatting, and the golden traces matching their generator."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections import Counter
@@ -12,7 +13,16 @@ from pathlib import Path
 import pytest
 from conftest import CORPUS_COVERAGE, EDITIONS
 
-from llcheck.harness.cases import Case, corpus_problems, coverage, editions, load_corpus, readings
+from llcheck.harness.cases import (
+    Case,
+    corpus_files,
+    corpus_problems,
+    coverage,
+    editions,
+    load_corpus,
+    readings,
+    reformatted,
+)
 from llcheck.harness.selfcheck import against_reference
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,8 +85,26 @@ def test_golden_traces_cover_every_edition_and_player_count(corpus):
                        for round_ in case.rounds for step in round_["steps"])
 
 
-@pytest.mark.parametrize("script", ["gen_cases.py", "gen_golden.py"])
-def test_the_checked_in_files_are_what_the_generators_write(script):
-    result = subprocess.run([sys.executable, str(ROOT / "tools" / script), "--check"], capture_output=True,
-                            text=True, cwd=ROOT)
+def test_every_file_is_in_the_canonical_formatting():
+    """Case files are edited by hand: one formatting keeps their diffs reviewable."""
+    misformatted = [str(path) for path in corpus_files() if len(set(reformatted(path))) > 1]
+    assert misformatted == [], "run llcheck cases --format"
+
+
+def test_every_golden_trace_names_its_source_and_its_seed_is_data(corpus):
+    listed = json.loads((ROOT / "tools" / "data" / "golden-traces.json").read_text())["traces"]
+    seeds = {(trace["edition"], trace["players"]): trace["seed"] for trace in listed}
+    golden = [case for case in corpus if case.status == "golden"]
+    assert sorted((case.edition, case.players) for case in golden) == sorted(seeds)
+    for case in golden:
+        seed = seeds[case.edition, case.players]
+        assert case.path == ROOT / "conformance" / "golden" / case.edition / f"{case.players}-players.json"
+        assert case.generated == (f"by tools/gen_golden.py from spec/editions/{case.edition}.yaml, "
+                                  f"seed {seed}; do not edit")
+    assert not any(case.generated for case in corpus if case.status != "golden")
+
+
+def test_the_golden_traces_are_what_the_reference_engine_records():
+    result = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_golden.py"), "--check"],
+                            capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Record golden traces: seeded random games played by the reference engine, as conformance cases.
 
-For every edition and player count, one whole game (every round until someone wins) is dealt
-from the game's seed and played with random legal actions; every step records the action, the
-events it caused and the complete state after it. The cases go to
-`conformance/cases/golden/<edition>/<N>-players.json`. The same seeds always give the same files,
-so a change in the engine's behaviour shows up as a failing golden case (and as a difference
-from `--check`); regenerate on purpose after a deliberate change.
+The games to record are data, `tools/data/golden-traces.json`: an edition, a player count and a
+seed each. Each whole game (every round until someone wins) is dealt from its seed and played
+with random legal actions (the policy of random baseline games, `llcheck.baseline.units.choose`);
+every step records the action, the events it caused and the complete state after it. The cases
+go to `conformance/golden/<edition>/<N>-players.json`, each file naming what wrote it. The same
+seeds always give the same files, so a change in the engine's behaviour shows up as a failing
+golden case (and as a difference from `--check`); regenerate on purpose after a deliberate change.
 
-    python tools/gen_golden.py [--check] [--seed S]
+    python tools/gen_golden.py [--check]
 """
 
 from __future__ import annotations
@@ -21,38 +22,23 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-
-from llcheck.harness.jsonfmt import dumps  # noqa: E402
-from loveletter_ref import Action, Game, Phase, load_spec  # noqa: E402
-from loveletter_ref.engine import DECIDING  # noqa: E402
-from loveletter_ref.spec import Edition  # noqa: E402
+from llcheck.baseline.observe import sorted_actions
+from llcheck.baseline.units import choose
+from llcheck.harness.cases import formatted
+from loveletter_ref import Action, Game, Phase, load_spec
+from loveletter_ref.engine import DECIDING
+from loveletter_ref.spec import Edition
 
 Json = dict[str, Any]
 
-EDITIONS = ("classic", "z-man-2019", "premium")
-GOLDEN = ROOT / "conformance" / "cases" / "golden"
-SEED = 2024
-"""The default master seed; each game's seed is drawn from it by edition and player count."""
+ROOT = Path(__file__).resolve().parents[1]
+TRACES = ROOT / "tools" / "data" / "golden-traces.json"
+GOLDEN = ROOT / "conformance" / "golden"
 
 
 def strip(events: list[Json]) -> list[Json]:
     """Events without the reference engine's `clause` annotations (harnesses ignore them)."""
     return [{k: v for k, v in event.items() if k != "clause"} for event in events]
-
-
-def choose(rng: random.Random, actions: list[Action]) -> Action:
-    """A card uniformly among those that may be played (or kept), then one of its actions uniformly.
-
-    Both draws are taken from lists sorted by their JSON form, so the choice does not depend on
-    the order in which the engine lists legal actions.
-    """
-    forms = sorted(actions, key=lambda a: json.dumps(a.to_json(), sort_keys=True))
-    cards = sorted({a.card for a in forms})
-    card = cards[rng.randrange(len(cards))]
-    mine = [a for a in forms if a.card == card]
-    return mine[rng.randrange(len(mine))]
 
 
 def record(edition: Edition, players: int, seed: int) -> tuple[Json, set[str]]:
@@ -68,7 +54,8 @@ def record(edition: Edition, players: int, seed: int) -> tuple[Json, set[str]]:
         events = game.start_round(deck)
         round_: Json = {"deck": deck, "start": {"events": strip(events), "state": game.state()}, "steps": []}
         while game.phase in DECIDING:
-            action = choose(rng, game.legal_actions())
+            legal = sorted_actions([a.to_json() for a in game.legal_actions()])
+            action = Action.from_json(choose(rng, legal))
             events = game.apply(action)
             used.update(e["clause"] for e in events if "clause" in e)
             used.update(_card_clauses(edition, action.card))
@@ -82,9 +69,8 @@ def _card_clauses(edition: Edition, card: str) -> set[str]:
     return {c.id for c in edition.clauses.values() if c.card == card}
 
 
-def golden_case(name: str, players: int, seed: int) -> Json:
-    """The golden case of an edition and player count."""
-    edition = load_spec(name)
+def golden_case(edition: Edition, players: int, seed: int) -> Json:
+    """The golden case of an edition, a player count and a seed."""
     game, used = record(edition, players, seed)
     general = {c.id for c in edition.general.values()}
     clauses = [c for c in edition.clauses if c in used or c in general]
@@ -92,30 +78,34 @@ def golden_case(name: str, players: int, seed: int) -> Json:
         "id": f"{edition.prefix}.golden/{players}-players-seed-{seed}",
         "description": f"A whole {players}-player game of random legal moves, recorded from the "
                        f"reference engine (seed {seed})",
-        "clauses": clauses, "tags": ["golden", "games"], "edition": name, "players": players,
+        "clauses": clauses, "tags": ["golden", "games"], "edition": edition.id, "players": players,
         "needs": ["games"], **game,
     }
 
 
-def files(master: int) -> Iterator[tuple[Path, str]]:
+def traces() -> list[Json]:
+    """The games to record: tools/data/golden-traces.json."""
+    return list(json.loads(TRACES.read_text(encoding="utf-8"))["traces"])
+
+
+def files() -> Iterator[tuple[Path, str]]:
     """Every golden file with its text."""
-    for name in EDITIONS:
-        edition = load_spec(name)
-        for players in range(edition.min_players, edition.max_players + 1):
-            seed = random.Random(f"{master}/{name}/{players}").getrandbits(32)
-            doc = {"description": f"Golden trace: a whole {players}-player {name} game recorded from the "
-                                  "reference engine by tools/gen_golden.py",
-                   "cases": [golden_case(name, players, seed)]}
-            yield GOLDEN / name / f"{players}-players.json", dumps(doc) + "\n"
+    for trace in traces():
+        edition, players, seed = load_spec(trace["edition"]), trace["players"], trace["seed"]
+        source = edition.path.relative_to(ROOT) if edition.path is not None else edition.id
+        doc = {"generated": f"by tools/gen_golden.py from {source}, seed {seed}; do not edit",
+               "description": f"Golden trace: a whole {players}-player {edition.id} game recorded from the "
+                              "reference engine",
+               "cases": [golden_case(edition, players, seed)]}
+        yield GOLDEN / edition.id / f"{players}-players.json", formatted(doc)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true",
                         help="compare instead of writing; exit 1 on a difference")
-    parser.add_argument("--seed", type=int, default=SEED, help=f"master seed (default {SEED})")
     args = parser.parse_args()
-    wanted = dict(files(args.seed))
+    wanted = dict(files())
     stale = [p for p in GOLDEN.glob("*/*.json") if p not in wanted]
     changed = [p for p, text in wanted.items() if not p.exists() or p.read_text(encoding="utf-8") != text]
     if args.check:

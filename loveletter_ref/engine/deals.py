@@ -10,12 +10,11 @@ from ..spec import Edition
 
 
 def build_deck(edition: Edition, players: int, hands: Sequence[str], draws: Sequence[str] = (), *,
-               set_aside: Sequence[str] = (), face_up: Sequence[str] = (),
-               bottom: Sequence[str] = ()) -> list[str]:
+               set_aside: Sequence[str] = (), face_up: Sequence[str] = ()) -> list[str]:
     """A full deck (top first) that deals `hands` to seats 0.. and then draws `draws` in order.
 
     The set-aside and face-up cards come first as the spec's setup takes them; cards not named
-    fill the pile between `draws` and `bottom`, in card-table order. DeckError if the named cards
+    fill the rest of the pile after `draws`, in card-table order. DeckError if the named cards
     are not available in this edition's deck.
     """
     if len(hands) != players:
@@ -23,7 +22,7 @@ def build_deck(edition: Edition, players: int, hands: Sequence[str], draws: Sequ
     k = edition.player_table("set_aside", players)
     m = edition.player_table("face_up", players, default=0)
     pool = Counter(edition.names[c] for c in edition.deck(players))
-    named = list(set_aside) + list(face_up) + list(hands) + list(draws) + list(bottom)
+    named = list(set_aside) + list(face_up) + list(hands) + list(draws)
     for name, count in Counter(named).items():
         if pool[name] < count:
             raise DeckError(f"the {edition.id} deck for {players} players has {pool[name]} {name}, "
@@ -34,4 +33,4 @@ def build_deck(edition: Edition, players: int, hands: Sequence[str], draws: Sequ
     head_up = list(face_up) + [rest.pop(0) for _ in range(m - len(face_up))]
     if len(head_aside) != k or len(head_up) != m:
         raise DeckError(f"this setup sets aside {k} card(s) and {m} face up")
-    return head_aside + head_up + list(hands) + list(draws) + rest + list(bottom)
+    return head_aside + head_up + list(hands) + list(draws) + rest

@@ -79,8 +79,8 @@ def game_seed(master: int, edition: str, players: int, index: int) -> int:
 def choose(rng: random.Random, actions: list[Any]) -> Any:
     """A card uniformly among those the actions play (or keep), then one of its actions uniformly.
 
-    The policy of tools/gen_golden.py, on the actions' JSON forms sorted canonically, so that the
-    choice does not depend on the order in which an engine lists them.
+    The golden traces are played by it too (tools/gen_golden.py). Given the actions' JSON forms
+    sorted canonically, the choice does not depend on the order in which an engine lists them.
     """
     cards = sorted({_card(action) for action in actions})
     card = cards[rng.randrange(len(cards))]

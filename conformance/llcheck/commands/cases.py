@@ -4,7 +4,8 @@
 every deck is its edition's deck, every clause of every edition is covered by a required case
 (of the bundled corpus only), and every case passes against the reference engine (exit 2 for bad
 files, 1 for gaps or failures). --coverage: clause -> required cases, uncovered clauses listed
-(exit 1 if any). --list: the cases, filtered by --tag, --clause, --edition, --status. --show ID: one case."""
+(exit 1 if any). --list: the cases, filtered by --tag, --clause, --edition, --status. --show ID: one case.
+--format: rewrite every file that is not in the canonical formatting (exit 2 for a file that is not JSON)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,15 @@ from loveletter_ref.spec import load_spec
 from .. import exitcodes
 from ..engines.pipes import printable
 from ..errors import UsageError
-from ..harness.cases import STATUSES, Case, CaseError, corpus_dir, corpus_files, coverage, load_corpus
+from ..harness.cases import (
+    STATUSES,
+    Case,
+    CaseError,
+    corpus_files,
+    coverage,
+    load_corpus,
+    reformatted,
+)
 from ..harness.clauses import clause_quote
 from ..harness.jsonfmt import dumps
 from ..harness.selfcheck import validate
@@ -31,6 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     action.add_argument("--coverage", action="store_true", help="print clause -> required cases")
     action.add_argument("--list", action="store_true", help="list the cases (the default)")
     action.add_argument("--show", metavar="ID", help="print one case, with its clauses' quotes")
+    action.add_argument("--format", action="store_true",
+                        help="rewrite the files that are not in the canonical formatting")
     parser.add_argument("--tag", action="append", default=[], metavar="T", help="--list: cases with this tag")
     parser.add_argument("--clause", action="append", default=[], metavar="C",
                         help="--list: cases naming this clause id")
@@ -38,12 +49,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--status", action="append", default=[], choices=STATUSES,
                         help="only this corpus folder")
     parser.add_argument("--root", type=Path, metavar="DIR",
-                        help=f"the corpus folder (default {corpus_dir()})")
+                        help="a case folder of your own, its golden traces in DIR/golden/ (default: the "
+                             "bundled corpus, conformance/cases/ and conformance/golden/)")
     parser.add_argument("--json", action="store_true",
                         help="--coverage, --list: print JSON; --show: the case's JSON alone")
 
 
-ALLOWED = {"validate": (), "coverage": ("edition", "json"), "show": ("json",)}
+ALLOWED = {"validate": (), "coverage": ("edition", "json"), "show": ("json",), "format": ()}
 """The options each action takes besides --root (--list takes every one)."""
 
 
@@ -54,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
                          "docs/cases.md)")
     if args.validate:
         return _validate(args.root)
+    if args.format:
+        return _format(args.root)
     cases = load_corpus(args.root)
     if args.show is not None:
         return _show(cases, args.show, args.json)
@@ -103,7 +117,8 @@ def _list(cases: list[Case], as_json: bool) -> int:
     if as_json:
         print(json.dumps([{"id": c.id, "status": c.status, "edition": c.edition, "players": c.players,
                            "clauses": list(c.clauses), "tags": list(c.tags), "description": c.description,
-                           "file": c.where} for c in cases], indent=2, ensure_ascii=False))
+                           "file": c.where, "generated": c.generated} for c in cases],
+                         indent=2, ensure_ascii=False))
         return exitcodes.OK
     width = max((len(c.id) for c in cases), default=0)
     for case in cases:
@@ -128,6 +143,8 @@ def _show(cases: list[Case], case_id: str, as_json: bool = False) -> int:
         print(dumps(found.to_json()))
         return exitcodes.OK
     print(f"# {found.where} [{found.status}]")
+    if found.generated:
+        print(f"# generated {found.generated}")
     for clause in found.clauses:
         print(f"# {clause}: {clause_quote(clause)}")
     print(dumps(found.to_json()))
@@ -179,3 +196,27 @@ def _validate(root: Path | None) -> int:
     print(f"{files} files, {len(verdict.cases)} cases ({folders}); {gaps}; "
           f"{failures} failing against the reference")
     return exitcodes.FAILED if uncovered or verdict.failures else exitcodes.OK
+
+
+def _format(root: Path | None) -> int:
+    """Rewrite each file that is not in the canonical formatting; a file that is not JSON is left as
+    it is, and named (exit 2)."""
+    files = corpus_files(root)
+    problems = []
+    rewritten = 0
+    for path in files:
+        try:
+            text, canonical = reformatted(path)
+        except CaseError as exc:
+            problems += exc.problems
+            continue
+        if text != canonical:
+            path.write_text(canonical, encoding="utf-8", newline="\n")
+            rewritten += 1
+            print(f"{path}: reformatted")
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    unread = len({problem.file for problem in problems})
+    print(f"{len(files)} files, {rewritten} reformatted" + (f", {unread} not JSON (left as they are)"
+                                                             if unread else ""))
+    return exitcodes.BAD_INPUT if problems else exitcodes.OK

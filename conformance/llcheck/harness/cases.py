@@ -1,10 +1,11 @@
 """The conformance case corpus: loading, checking and coverage (the format is in docs/cases.md).
 
-Case files live under `conformance/cases/<status>/<edition>/<group>.json`. Loading validates
-every file against `conformance/schema/case.schema.json` and checks what a schema cannot (unique
-ids, seats that exist, a reading named by every disputed case and only by them). Checks that need
-the editions (clause ids, decks, card names) are in `corpus_problems`. Every problem is one
-located line: `FILE:LINE:COL: case ID: message`.
+Case files live under `conformance/cases/<status>/<edition>/<group>.json`, golden traces under
+`conformance/golden/<edition>/<N>-players.json` (in a case folder of your own: its `golden/`).
+Loading validates every file against `conformance/schema/case.schema.json` and checks what a
+schema cannot (unique ids, seats that exist, a reading named by every disputed case and only by
+them). Checks that need the editions (clause ids, decks, card names) are in `corpus_problems`.
+Every problem is one located line: `FILE:LINE:COL: case ID: message`.
 """
 
 from __future__ import annotations
@@ -27,10 +28,18 @@ from loveletter_ref.spec.schema import pointer_text, short_message, validator_fo
 from loveletter_ref.spec.yamlsafe import TooLarge, decode, read_bounded
 
 from ..paths import conformance_dir
+from .jsonfmt import dumps
 
 STATUSES = ("required", "optional", "disputed", "golden")
-"""Case folders: conformance to the edition; behaviour editions leave open; rulebook readings
-that depart from the edition; games recorded from the reference engine."""
+"""What a case is, by where it lives: conformance to the edition; behaviour editions leave open;
+rulebook readings that depart from the edition (three case folders); and golden traces, games
+recorded from the reference engine, which have a folder of their own."""
+
+GOLDEN = STATUSES[-1]
+"""The status of golden traces, and the name of their folder."""
+
+CASE_FOLDERS = STATUSES[:-1]
+"""The status folders of a case folder."""
 
 MAX_BYTES = 5_000_000
 """Largest case file accepted, in bytes."""
@@ -62,6 +71,8 @@ class Case:
     path: Path
     line: int = 1
     note: str | None = None
+    generated: str | None = None
+    """What wrote the case's file, when a program did (its `generated` field)."""
 
     @property
     def where(self) -> str:
@@ -88,8 +99,14 @@ class Case:
 
 
 def corpus_dir() -> Path:
-    """The bundled corpus: `conformance/cases/`."""
+    """The bundled case folder: `conformance/cases/`."""
     return conformance_dir() / "cases"
+
+
+def golden_dir(root: Path | None = None) -> Path:
+    """Where the golden traces of a corpus are: `conformance/golden/` for the bundled one, the
+    `golden/` folder inside a case folder of your own."""
+    return root / GOLDEN if root is not None else conformance_dir() / GOLDEN
 
 
 def schema_path() -> Path:
@@ -97,13 +114,35 @@ def schema_path() -> Path:
     return conformance_dir() / "schema" / "case.schema.json"
 
 
-def corpus_files(root: Path | None = None) -> list[Path]:
-    """Every case file under `root` (default: the bundled corpus), in a stable order."""
+def _placed(root: Path | None) -> list[tuple[Path, tuple[str, str] | Problem]]:
+    """Every file of the corpus under `root` (default: the bundled one), the cases then the golden
+    traces, each in a stable order, with its (status, edition) or why it does not belong where it is."""
     base = root or corpus_dir()
     if not base.is_dir():
         wrong = "not a folder" if base.exists() else "no such case folder"
         raise CaseError([Problem(str(base), 1, 1, wrong)])
-    return sorted(base.rglob("*.json"))
+    golden = golden_dir(root)
+    cases = [path for path in sorted(base.rglob("*.json")) if not path.is_relative_to(golden)]
+    traces = sorted(golden.rglob("*.json")) if golden.is_dir() else []
+    return [(path, _case_layout(path, base, golden)) for path in cases] + \
+        [(path, _golden_layout(path, golden)) for path in traces]
+
+
+def corpus_files(root: Path | None = None) -> list[Path]:
+    """Every case file and golden trace under `root` (default: the bundled corpus), in a stable order."""
+    return [path for path, _ in _placed(root)]
+
+
+def formatted(doc: Any) -> str:
+    """A corpus file's text in the canonical formatting, which keeps diffs reviewable."""
+    return dumps(doc) + "\n"
+
+
+def reformatted(path: Path) -> tuple[str, str]:
+    """A corpus file's text, and the same JSON in the canonical formatting (CaseError, located, when
+    the file cannot be read as JSON)."""
+    data, text = _read(path)
+    return text, formatted(data)
 
 
 def load_corpus(root: Path | None = None, *, checked: bool = False,
@@ -111,7 +150,7 @@ def load_corpus(root: Path | None = None, *, checked: bool = False,
     """Load and validate every case file under `root`; CaseError lists every problem found. With
     `checked`, every case that loads is also checked against its edition (`corpus_problems`, with
     `more_editions` known besides the bundled ones), and the problems of both kinds are listed."""
-    cases, problems = _load(root or corpus_dir())
+    cases, problems = _load(root)
     if checked:  # in file order, both kinds together
         problems = sorted(problems + corpus_problems(cases, more_editions),
                           key=lambda problem: (problem.file, problem.line, problem.col))
@@ -120,12 +159,11 @@ def load_corpus(root: Path | None = None, *, checked: bool = False,
     return cases
 
 
-def _load(base: Path) -> tuple[list[Case], list[Problem]]:
-    """The cases of every valid file under `base`, and the problems of the others."""
+def _load(root: Path | None) -> tuple[list[Case], list[Problem]]:
+    """The cases of every valid file of the corpus under `root`, and the problems of the others."""
     cases: list[Case] = []
     problems: list[Problem] = []
-    for path in corpus_files(base):
-        layout = _layout(path, base)
+    for path, layout in _placed(root):
         if isinstance(layout, Problem):
             problems.append(layout)
             continue
@@ -159,8 +197,10 @@ def _load_file(path: Path, status: str, edition: str | None) -> tuple[list[Case]
     errors = _schema_errors(data)
     problems = [at.problem(index, message) for index, message in errors]
     broken = {index for index, _ in errors}  # None: the file itself, beyond any one case
+    generated = data.get("generated")
     built = {} if None in broken else \
-        {i: _case(raw, status, path, at.lines[i]) for i, raw in enumerate(data["cases"]) if i not in broken}
+        {i: _case(raw, status, path, at.lines[i], generated) for i, raw in enumerate(data["cases"])
+         if i not in broken}
     for index, case in built.items():
         problems += [at.problem(index, message) for message in _structure(case, edition)]
     return list(built.values()), problems
@@ -262,14 +302,22 @@ def _case_id(raw: Any, index: int) -> str:
     return raw["id"] if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"#{index}"
 
 
-def _layout(path: Path, root: Path) -> tuple[str, str] | Problem:
-    """(status, edition) from `<root>/<status>/<edition>/<file>.json`."""
-    parts = path.relative_to(root).parts
-    if len(parts) != 3 or parts[0] not in STATUSES:
+def _case_layout(path: Path, base: Path, golden: Path) -> tuple[str, str] | Problem:
+    """(status, edition) from `<base>/<status>/<edition>/<file>.json`."""
+    parts = path.relative_to(base).parts
+    if len(parts) != 3 or parts[0] not in CASE_FOLDERS:
         return Problem(str(path), 1, 1,
-                       f"case files belong in <status>/<edition>/NAME.json under "
-                       f"{str(root)} (status: {', '.join(STATUSES)})")
+                       f"case files belong in <status>/<edition>/NAME.json under {base} (status: "
+                       f"{', '.join(CASE_FOLDERS)}), golden traces in <edition>/NAME.json under {golden}")
     return parts[0], parts[1]
+
+
+def _golden_layout(path: Path, golden: Path) -> tuple[str, str] | Problem:
+    """(GOLDEN, edition) from `<golden>/<edition>/<file>.json`."""
+    parts = path.relative_to(golden).parts
+    if len(parts) != 2:
+        return Problem(str(path), 1, 1, f"golden traces belong in <edition>/NAME.json under {golden}")
+    return GOLDEN, parts[0]
 
 
 # -- schema --------------------------------------------------------------------------------------
@@ -327,14 +375,14 @@ def _message(error: ValidationError) -> str:
 # -- building and structural checks --------------------------------------------------------------
 
 
-def _case(raw: Json, status: str, path: Path, line: int) -> Case:
+def _case(raw: Json, status: str, path: Path, line: int, generated: str | None) -> Case:
     tokens = raw.get("tokens")
     return Case(
         id=raw["id"], description=raw["description"], clauses=tuple(raw["clauses"]),
         tags=tuple(raw["tags"]), status=status, edition=raw["edition"], players=raw["players"],
         first_player=raw.get("first_player", 0), tokens=tuple(tokens) if tokens is not None else None,
         assumes=raw.get("assumes"), needs=tuple(raw.get("needs", ())), rounds=tuple(raw["rounds"]),
-        result=raw.get("result"), path=path, line=line, note=raw.get("note"))
+        result=raw.get("result"), path=path, line=line, note=raw.get("note"), generated=generated)
 
 
 def _structure(case: Case, edition: str | None) -> Iterator[str]:

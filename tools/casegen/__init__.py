@@ -1,1 +1,0 @@
-"""Scenario descriptions of the conformance corpus, expanded into case files by tools/gen_cases.py."""
