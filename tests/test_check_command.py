@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import types
@@ -339,13 +340,43 @@ def test_a_failed_whole_game_is_charged_to_the_clauses_suspected_at_its_divergen
     assert rows["classic.baron.tie"].split()[1:] == ["0", "0", "0", "0", "0", "0", "3", "not", "judged"]
     data = json.loads(report.read_text())
     schema_validator().validate(data)
-    assert {r["id"].split("-seed")[0]: r["charged"] for r in data["results"]} == {
+    assert {r["id"].split("-seed")[0]: r["charged"] for r in data["golden"]["results"]} == {
         f"classic.golden/{n}-players": charged for n in (2, 3, 4)}
     verdicts = {c["id"]: (c["verdict"], c["failed"], c["not_judged"]) for c in data["clauses"]}
     assert verdicts["classic.setup.first-player"] == ("fails", 3, 0)
     assert verdicts["classic.guard.guess"] == ("not judged", 0, 3)
     cases = ET.parse(junit).getroot().iter("testcase")
     assert {case.get("classname") for case in cases} == {"classic.setup.first-player"}
+
+
+def test_golden_traces_have_their_own_place_in_every_report(capsys, tmp_path):
+    """The golden traces, whole games recorded from the reference, are listed and counted apart
+    from the specified cases: a section and a count of their own in the text, a `golden` field in
+    the JSON report, `golden` lines in the results stream, suites of their own in JUnit."""
+    report, stream, junit = tmp_path / "r.json", tmp_path / "r.jsonl", tmp_path / "r.xml"
+    code = main(["check", "--impl", "python:llcheck.mutants.engines:wrong_next_starter", "--edition",
+                 "classic", "--run", "classic.golden/2-*", "--run", "classic.baron.*", "--json", str(report),
+                 "--results", str(stream), "--junit", str(junit), "-q"])
+    out = capsys.readouterr().out
+    assert code == 1
+    before, section = out.split("\ngolden traces: ")
+    assert section.startswith("0 of 1 passed (classic with 2 players)\n\nFAILED classic.golden/2-")
+    assert "FAILED" not in before
+    assert re.fullmatch(r"4 passed, 0 failed, 0 errored, 0 skipped; golden traces: 0 passed, 1 failed, "
+                        r"0 errored, 0 skipped in [0-9.]+s", out.splitlines()[-1])
+    data = json.loads(report.read_text())
+    schema_validator().validate(data)
+    assert (data["version"], data["summary"]["total"], data["summary"]["passed"]) == (2, 4, 4)
+    assert all(r["group"] == "required" for r in data["results"])
+    assert data["golden"]["summary"]["failed"] == 1
+    assert [r["id"].split("-seed")[0] for r in data["golden"]["results"]] == ["classic.golden/2-players"]
+    lines = [json.loads(line) for line in stream.read_text().splitlines()]
+    for line in lines:
+        schema_validator("stream_line").validate(line)
+    assert [line["type"] for line in lines] == ["header"] + ["result"] * 4 + ["golden", "summary"]
+    assert (lines[-1]["summary"]["total"], lines[-1]["golden"]["total"]) == (4, 1)
+    suites = [suite.get("name") for suite in ET.parse(junit).getroot().iter("testsuite")]
+    assert suites == ["required/classic", "golden/classic"]
 
 
 def test_keys_the_formats_do_not_define_are_ignored_by_cases_and_fuzzing_alike(capsys, tmp_path):

@@ -16,6 +16,7 @@ from loveletter_ref.errors import SpecError
 from loveletter_ref.spec import Edition, load_spec
 
 from .blame import card_clauses, event_suspects, kinds_clauses, state_suspects, unique
+from .cases import GOLDEN
 from .results import Divergence
 
 BROAD = 8
@@ -27,7 +28,7 @@ DEAL_RULES = ("deck_size", "set_aside", "face_up", "deal")
 
 def is_broad(group: str, clauses: tuple[str, ...]) -> bool:
     """True for a case whose failure is charged to its suspected clauses only."""
-    return group == "golden" or len(clauses) > BROAD
+    return group == GOLDEN or len(clauses) > BROAD
 
 
 def charged(group: str, edition: str, clauses: tuple[str, ...],

@@ -1,10 +1,10 @@
 """JUnit XML, the report format CI systems read (Jenkins, GitLab, GitHub test reporters).
 
 One `<testsuite>` per corpus folder and edition (`required/classic`, `property/z-man-2019`, ...),
-one `<testcase>` per case named by its id, with the case's main clause as its classname (for a
-broad case, the first clause its failure is charged to, `charge.py`); a failure or error carries
-the divergence and the replay command; skipped cases and known failures are `<skipped>`; an
-unexpected pass is a failure.
+the golden traces' suites (`golden/classic`) after all the others; one `<testcase>` per case
+named by its id, with the case's main clause as its classname (for a broad case, the first clause
+its failure is charged to, `charge.py`); a failure or error carries the divergence and the replay
+command; skipped cases and known failures are `<skipped>`; an unexpected pass is a failure.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 from ..baseline.report import junit_suites
 from .charge import is_broad
 from .clauses import clause_quote
-from .report import Report
+from .report import Report, apart
 from .results import ERRORED, FAILED, KNOWN_FAILURE, SKIPPED, UNEXPECTED_PASS, Result, Tally, compact
 
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -103,7 +103,8 @@ def junit_xml(report: Report) -> bytes:
     root = ET.Element("testsuites", name="llcheck check")
     _counts(root, report.tally, report.seconds)
     suites: dict[str, list[Result]] = {}
-    for result in report.results:
+    others, golden = apart(report.results)
+    for result in others + golden:
         suites.setdefault(f"{result.group}/{result.edition or 'all'}", []).append(result)
     host = socket.gethostname()
     for name, results in suites.items():

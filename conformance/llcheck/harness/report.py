@@ -1,5 +1,6 @@
 """A finished (or interrupted) run as data, its JSON report, and the results stream written as
-the run goes. Both follow conformance/schema/report.schema.json."""
+the run goes. Both follow conformance/schema/report.schema.json, and both keep the golden traces
+apart from the other results: their own list and counts, their own lines."""
 
 from __future__ import annotations
 
@@ -14,11 +15,22 @@ from .. import __version__
 from ..engines.base import Hello
 from ..paths import conformance_dir
 from ..protocol.messages import PROTOCOL_VERSION
+from .cases import GOLDEN
 from .clauses import clause_quote
 from .results import Json, Result, Tally, by_key
 
-REPORT_VERSION = 1
-"""Version of the report format (conformance/schema/report.schema.json)."""
+REPORT_VERSION = 2
+"""Version of the report format (conformance/schema/report.schema.json); 2 lists golden traces apart."""
+
+
+def is_golden(result: Result) -> bool:
+    """True for the result of a golden trace, which reports list apart from the specified cases."""
+    return result.kind == "case" and result.group == GOLDEN
+
+
+def apart(results: list[Result]) -> tuple[list[Result], list[Result]]:
+    """The results but the golden traces', and the golden traces'."""
+    return [r for r in results if not is_golden(r)], [r for r in results if is_golden(r)]
 
 
 @dataclass
@@ -55,21 +67,28 @@ class Report:
 
     @property
     def tally(self) -> Tally:
-        """Counts by status."""
+        """Counts by status, of every result."""
         return Tally.of(self.results)
+
+    def tallies(self) -> tuple[Tally, Tally]:
+        """Counts by status of the results but the golden traces', and of the golden traces'."""
+        others, golden = apart(self.results)
+        return Tally.of(others), Tally.of(golden)
 
     def to_json(self) -> Json:
         """The whole JSON report."""
         clauses = by_key(self.results, "clauses")
         tags = by_key(self.results, "tags")
+        others, golden = apart(self.results)
         return {
             "report": "llcheck-check", "version": REPORT_VERSION, **self.info.to_json(),
             "seconds": round(self.seconds, 3), "interrupted": self.interrupted, "exit_code": self.exit_code,
-            "summary": self.tally.to_json(),
+            "summary": Tally.of(others).to_json(),
             "clauses": [{"id": key, "quote": clause_quote(key), "verdict": t.verdict(), **t.to_json(),
                          "not_judged": t.not_judged} for key, t in clauses.items()],
             "tags": [{"id": key, "verdict": t.verdict(), **t.to_json()} for key, t in tags.items()],
-            "results": [r.to_json() for r in self.results],
+            "results": [r.to_json() for r in others],
+            "golden": {"summary": Tally.of(golden).to_json(), "results": [r.to_json() for r in golden]},
             **({"baseline": self.baseline} if self.baseline is not None else {}),
         }
 
@@ -87,7 +106,8 @@ def write_json(out: IO[str], report: Report) -> None:
 
 
 class ResultsStream:
-    """JSON lines written as the run goes: a header, one line per result, a summary at the end.
+    """JSON lines written as the run goes: a header, one line per result (`golden` for a golden
+    trace's, `result` for the others), a summary at the end.
 
     Each line is flushed at once, so an interrupted or killed run keeps what it found.
     """
@@ -105,12 +125,14 @@ class ResultsStream:
 
     def result(self, result: Result) -> None:
         """One result line."""
-        self._line("result", result.to_json())
+        self._line("golden" if is_golden(result) else "result", result.to_json())
 
     def end(self, report: Report) -> None:
         """The summary line; closes the stream."""
-        self._line("summary", {"summary": report.tally.to_json(), "seconds": round(report.seconds, 3),
-                               "interrupted": report.interrupted, "exit_code": report.exit_code})
+        others, golden = report.tallies()
+        self._line("summary", {"summary": others.to_json(), "golden": golden.to_json(),
+                               "seconds": round(report.seconds, 3), "interrupted": report.interrupted,
+                               "exit_code": report.exit_code})
         self.out.close()
 
 

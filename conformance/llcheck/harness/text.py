@@ -1,5 +1,6 @@
 """The human report: what ran against what, each failure with its clause quotes, where the
-engine diverged and how to replay it, verdicts per clause and per tag, and the totals line."""
+engine diverged and how to replay it, the golden traces in a section of their own, verdicts per
+clause and per tag, and the totals line (the golden traces counted apart)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from loveletter_ref.errors import escape_controls
 from .blame import first_index
 from .clauses import clause_quote
 from .compare import whole_value_detail, without_clauses
-from .report import Report
+from .report import Report, apart
 from .results import (
     ERRORED,
     FAILED,
@@ -115,7 +116,8 @@ def _table(title: str, tallies: dict[str, Tally]) -> list[str]:
 def text_report(report: Report, quiet: bool = False) -> str:
     """The whole report; `quiet` leaves out the per-clause and per-tag tables."""
     lines = header(report)
-    lines += bad_results([r for r in report.results if r.status in (FAILED, ERRORED, UNEXPECTED_PASS)])
+    others, golden = apart(report.results)
+    lines += bad_results(_bad(others))
     skipped = Counter(r.message for r in report.results if r.status == SKIPPED)
     if skipped:
         lines += ["", "skipped: " + "; ".join(f"{reason} ({n})" for reason, n in sorted(skipped.items()))]
@@ -124,12 +126,17 @@ def text_report(report: Report, quiet: bool = False) -> str:
         lines += ["", "known failures (still failing, as listed):"]
         lines += [f"  {r.id}: {r.known_failure}" for r in known]
     lines += campaigns(report.results)
+    lines += golden_traces(golden)
     if not quiet:
         for title, keys in (("clause", "clauses"), ("tag", "tags")):
             table = _table(title, by_key(report.results, keys))
             lines += [""] + table if table else []
     lines += ["", totals(report)]
     return "\n".join(escape_controls(line) for line in lines)
+
+
+def _bad(results: list[Result]) -> list[Result]:
+    return [r for r in results if r.status in (FAILED, ERRORED, UNEXPECTED_PASS)]
 
 
 def bad_results(bad: list[Result]) -> list[str]:
@@ -174,12 +181,27 @@ def campaigns(results: list[Result]) -> list[str]:
     return lines
 
 
+def golden_traces(golden: list[Result]) -> list[str]:
+    """The golden traces' section: how many passed, for which editions and player counts, and each
+    bad one in full."""
+    if not golden:
+        return []
+    good = sum(r.status == PASSED for r in golden)
+    counts: dict[str, list[int]] = {}
+    for r in golden:
+        counts.setdefault(r.edition, []).append(r.players or 0)
+    where = "; ".join(f"{e} with {', '.join(map(str, sorted(n)))} players" for e, n in counts.items())
+    return ["", f"golden traces: {good} of {len(golden)} passed ({where})"] + bad_results(_bad(golden))
+
+
 def totals(report: Report) -> str:
-    """The last line: `N passed, N failed, N errored, N skipped in S s`."""
-    tally = report.tally
-    text = f"{tally.line()} in {report.seconds:.2f}s"
+    """The last line: `N passed, N failed, N errored, N skipped in S s`, the golden traces counted
+    apart (`...; golden traces: N passed, ...`) when some ran."""
+    others, golden = report.tallies()
+    text = others.line() + (f"; golden traces: {golden.line()}" if golden.total else "")
+    text += f" in {report.seconds:.2f}s"
     if report.interrupted:
-        kept = sum(tally[s] for s in STATUSES)
+        kept = sum(report.tally[s] for s in STATUSES)
         text += f" (interrupted: {kept} result{'' if kept == 1 else 's'} kept)"
     return text
 
