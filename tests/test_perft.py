@@ -40,6 +40,18 @@ def test_the_reference_engine_reproduces_the_published_table(edition):
         assert perft(ReferenceTree(entry.deal), len(entry.levels)) == entry.levels, entry.deal.id
 
 
+def test_each_table_names_its_source_and_holds_the_deals_its_data_file_lists():
+    data = json.loads((Path(__file__).parents[1] / "tools" / "data" / "perft-deals.json").read_text())
+    tables = table_path("classic").parent.glob("*.json")
+    assert sorted(data["editions"]) == sorted(path.stem for path in tables)
+    for edition, seeds in data["editions"].items():
+        table = json.loads(table_path(edition).read_text())
+        assert table["generated"] == (f"by tools/make_perft_tables.py from spec/editions/{edition}.yaml and "
+                                      "tools/data/perft-deals.json; do not edit")
+        assert [deal["id"] for deal in table["deals"]] == [
+            f"{edition}/{players}p/seed-{seed}" for players, listed in seeds.items() for seed in listed]
+
+
 def test_a_complete_deal_lists_every_terminal_and_has_no_deeper_node():
     entry = next(e for e in load_table(table_path("classic")) if e.complete)
     levels = perft(ReferenceTree(entry.deal), len(entry.levels) + 1)
