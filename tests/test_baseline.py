@@ -74,6 +74,7 @@ def test_record_writes_a_stable_diff_friendly_file(capsys, corpus, tmp_path):
     assert all(canonical(value) == line for value, line in zip(parsed, lines, strict=True))
     header, end = parsed[0], parsed[-1]
     assert (header["format"], header["version"], header["edition"]) == ("llcheck-baseline", 1, "classic")
+    assert header["generated"] == "by llcheck record from loveletter-reference 0.1.0; do not edit"
     assert header["recorded"] == {"corpus": str(corpus), "games": 1, "groups": ["required", "optional",
                                   "disputed", "golden"], "players": [2, 3, 4], "seed": 0}
     assert end == {"end": {"records": len(lines) - 2, "units": 11}}

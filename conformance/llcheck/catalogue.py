@@ -33,6 +33,10 @@ FORMAT = 1
 
 DEFAULT_OUTPUT = Path("docs/disputes.md")
 DEFAULT_DATA = Path("docs/disputes.json")
+
+GENERATED = "by llcheck disputes --all from spec/readings/ and spec/editions/; do not edit"
+"""What the stored verdicts say wrote them (docs/disputes.md says it in its first lines)."""
+
 DEFAULT_BUDGET = Budget(seconds=600.0)
 """The search budget of the report (counts decide; the seconds are only a safety limit)."""
 DEFAULT_Z3 = 10.0
@@ -134,8 +138,8 @@ class Catalogue:
         new = {e.id: {"fingerprint": marks[e.id], "result": done[e.id]} if e.id in done else old[e.id]
                for e in todo}
         _retell(new)
-        data = {"format": FORMAT, "budget": asdict(self.budget), "z3_timeout": self.z3_timeout,
-                "entries": new}
+        data = {"format": FORMAT, "generated": GENERATED, "budget": asdict(self.budget),
+                "z3_timeout": self.z3_timeout, "entries": new}
         self.data.parent.mkdir(parents=True, exist_ok=True)
         self.data.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         self.output.write_text(render(data), encoding="utf-8")

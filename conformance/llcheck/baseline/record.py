@@ -103,6 +103,7 @@ def record(slot: EngineSlot, plan: Plan, progress: Callable[[int], None] = lambd
             units.append(_game(slot, plan.edition, players, seed, capabilities))
             progress(len(units))
     header = {"format": FORMAT, "version": VERSION, "edition": plan.edition.id,
+              "generated": f"by llcheck record from {hello.name} {hello.version}; do not edit",
               "engine": {"name": hello.name, "version": hello.version},
               "capabilities": sorted(capabilities),
               "recorded": {"corpus": plan.corpus, "groups": list(plan.groups), "games": plan.games,
