@@ -5,6 +5,8 @@ in the canonical formatting, and the golden traces matching their generator."""
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -108,3 +110,70 @@ def test_the_golden_traces_are_what_the_reference_engine_records():
     result = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_golden.py"), "--check"],
                             capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+PRIEST_LOOK = {
+    "description": "A Priest looks at the chosen player's card, which only its player sees",
+    "clauses": ["classic.priest.look"],
+    "tags": ["priest", "hand-written"],
+    "edition": "classic",
+    "players": 2,
+    "rounds": [{
+        "deck": ["Princess", "Guard", "Guard", "Guard", "Priest", "Baron", "Guard", "Handmaid", "Priest",
+                 "Baron", "Handmaid", "Prince", "Prince", "King", "Countess", "Guard"],
+        "steps": [{"action": {"type": "play", "card": "Priest", "target": 1}, "expect": {
+            "events": [{"type": "play", "player": 0, "card": "Priest", "target": 1},
+                       {"type": "look", "player": 0, "target": 1, "card": "Baron"},
+                       {"type": "turn", "player": 1},
+                       {"type": "draw", "player": 1, "card": "Handmaid", "from": "deck"}],
+            "state": {"hands": [["Guard"], ["Baron", "Handmaid"]]}}}],
+    }],
+}
+"""Seat 0 draws a Guard to its Priest and looks at seat 1's Baron."""
+
+FA_FACE_UP = {
+    "description": "The Persian guide lays one card face up with four players too",
+    "clauses": ["fa-guide.setup.face-up", "classic.setup.face-up"],
+    "tags": ["setup", "hand-written"],
+    "edition": "classic",
+    "players": 4,
+    "assumes": "fa-guide",
+    "rounds": [{
+        "deck": ["Princess", "King", "Guard", "Priest", "Baron", "Handmaid", "Guard", "Guard", "Guard",
+                 "Guard", "Priest", "Baron", "Handmaid", "Prince", "Prince", "Countess"],
+        "start": {"state": {"set_aside": ["Princess"], "face_up": ["King"],
+                            "hands": [["Guard", "Guard"], ["Priest"], ["Baron"], ["Handmaid"]]}},
+    }],
+}
+"""Dealt with one card set aside and one face up, as the guide says for any number of players."""
+
+
+def test_a_case_written_by_hand_can_sit_in_any_case_folder(capsys, tmp_path):
+    """Nothing generates the case files: a new file written by hand, in any formatting, in each
+    status folder is loaded, validated and run like the others, and `--format` tidies it."""
+    from llcheck.cli import main
+    from llcheck.harness.cases import corpus_dir
+    root = tmp_path / "cases"
+    shutil.copytree(corpus_dir(), root)
+    written = {"required": ("classic.priest.look/by-hand", PRIEST_LOOK),
+               "optional": ("classic.priest.look/by-hand-optional", PRIEST_LOOK),
+               "disputed": ("fa-guide.setup.face-up/by-hand-four-players", FA_FACE_UP)}
+    for status, (case_id, case) in written.items():
+        path = root / status / "classic" / "by-hand.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"description": "Written by hand", "cases": [{"id": case_id, **case}]},
+                                   indent=4))
+    assert main(["cases", "--validate", "--root", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"\(\d+ required, 1 optional, \d+ disputed\); coverage not required of a folder of "
+                     r"your own \(--coverage --root shows it\); 0 failing against the reference", out), out
+    assert main(["cases", "--list", "--root", str(root), "--tag", "hand-written"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in listed[:-1]] == [
+        [case_id, status] for status, (case_id, _) in sorted(written.items())]
+    assert main(["check", "--impl", "reference", "--corpus", str(root), "--status", "required", "--status",
+                 "optional", "--run", "*/by-hand*", "-q"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("2 passed, 0 failed, 0 errored, 0 skipped in")
+    assert main(["cases", "--format", "--root", str(root)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"{len(corpus_files(root))} files, 3 reformatted"
+    assert all(len(set(reformatted(path))) == 1 for path in corpus_files(root))
