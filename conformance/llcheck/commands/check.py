@@ -92,7 +92,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="leave out the case ids matching (repeatable)")
     cases.add_argument("--known-failures", metavar="FILE",
                        help="case ids (one per line, with the reason) that must keep failing")
-    cases.add_argument("--corpus", metavar="DIR", help="a case folder instead of the bundled corpus")
+    cases.add_argument("--corpus", metavar="DIR",
+                       help="a case folder instead of the bundled corpus (its golden traces in DIR/golden/)")
     more = parser.add_argument_group("properties and fuzzing")
     more.add_argument("--properties", action="store_true",
                       help="also check the invariants of docs/properties.md, per edition and player count")

@@ -1,6 +1,6 @@
 """Record an engine's behaviour as a baseline, for `llcheck check --baseline` to hold it to.
 
-Every corpus case of one edition (all four folders by default: disputed and golden cases too,
+Every corpus case of one edition (every status by default: disputed cases and golden traces too,
 since what the rules leave open is exactly what a baseline pins down), then --games random games
 per player count drawn from --seed, with the engine's own legal actions. Each step's answer is
 written down as far as the engine's capabilities go: whether it accepted, events, state, legal
@@ -55,7 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, metavar="S", help="seed of the random games (default 0)")
     parser.add_argument("--status", action="append", choices=STATUSES, metavar="FOLDER",
                         help=f"corpus folders to record (default all: {', '.join(STATUSES)})")
-    parser.add_argument("--corpus", metavar="DIR", help="a case folder instead of the bundled corpus")
+    parser.add_argument("--corpus", metavar="DIR",
+                        help="a case folder instead of the bundled corpus (its golden traces in DIR/golden/)")
     parser.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
                         help="seconds a protocol engine may take to answer one request (default 10)")
     parser.add_argument("--validate-protocol", action="store_true",
