@@ -129,3 +129,25 @@ def test_validate_a_folder_of_your_own_does_not_require_it_to_cover_every_clause
     code, out, err = run(capsys, "--validate", "--root", str(root))
     assert (code, err) == (0, "")
     assert "coverage not required of a folder of your own (--coverage --root shows it); 0 failing" in out
+
+
+def test_format_rewrites_what_is_not_canonical_and_leaves_a_file_that_is_not_json(capsys, tmp_path):
+    root = tmp_path / "cases"
+    (root / "required" / "classic").mkdir(parents=True)
+    kept = root / "required" / "classic" / "baron.json"
+    shutil.copy(corpus_dir() / "required" / "classic" / "baron.json", kept)
+    untidy = root / "required" / "classic" / "countess.json"
+    original = (corpus_dir() / "required" / "classic" / "countess.json").read_text()
+    untidy.write_text(json.dumps(json.loads(original), indent=4))
+    broken = root / "required" / "classic" / "broken.json"
+    broken.write_text('{"description": "x",\n "cases": [}\n')
+    before = kept.read_bytes(), broken.read_bytes()
+    code, out, err = run(capsys, "--format", "--root", str(root))
+    assert code == 2
+    assert out.splitlines() == [f"{untidy}: reformatted",
+                                "3 files, 1 reformatted, 1 not JSON (left as they are)"]
+    assert err.startswith(f"{broken}:2:") and "malformed JSON" in err
+    assert (kept.read_bytes(), broken.read_bytes()) == before
+    assert untidy.read_text() == original
+    code, _, err = run(capsys, "--format", "--edition", "classic")
+    assert code == 2 and "--format does not take --edition (it takes --root)" in err
