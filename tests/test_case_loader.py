@@ -89,6 +89,21 @@ def test_files_outside_the_status_edition_layout_are_refused(tmp_path):
     assert all("case files belong in <status>/<edition>/NAME.json" in p for p in problems(tmp_path))
 
 
+def test_a_folder_of_your_own_keeps_its_golden_traces_in_golden_edition(tmp_path):
+    write(tmp_path, [a_case()])
+    trace = tmp_path / "golden" / "classic" / "3-players.json"
+    trace.parent.mkdir(parents=True)
+    trace.write_text(json.dumps({"generated": "by hand, for this test", "description": "tests",
+                                 "cases": [a_case(id="classic.golden/three")]}))
+    case, golden = load_corpus(tmp_path)
+    assert (case.status, case.generated) == ("required", None)
+    assert (golden.id, golden.status, golden.edition, golden.generated) == \
+        ("classic.golden/three", "golden", "classic", "by hand, for this test")
+    write(tmp_path, [a_case(id="classic.golden/four")], "golden/four.json")
+    assert problems(tmp_path) == [f"{tmp_path / 'golden' / 'four.json'}:1:1: golden traces belong in "
+                                  f"<edition>/NAME.json under {tmp_path / 'golden'}"]
+
+
 @pytest.mark.parametrize(("fields", "message"), [
     ({"edition": "z-man-2019"}, "edition 'z-man-2019' does not match its folder 'classic'"),
     ({"assumes": "fa-guide"}, "only disputed cases assume a reading ('assumes')"),
