@@ -167,6 +167,15 @@ class ExtraKeys(ReferenceEngine):
         return {**seen, "debug": True, "log": [{**e, "seq": 0} for e in seen["log"]]}
 
 
+class ExtraKeysOutsideViews(ExtraKeys):
+    """Adds keys the formats do not define as ExtraKeys does, but none at the top level of a view."""
+
+    def view(self, player: int) -> dict:
+        seen = super().view(player)
+        del seen["debug"]
+        return seen
+
+
 class MisspeltEdition(ReferenceEngine):
     """The reference engine, announcing its edition as `klassik`."""
 

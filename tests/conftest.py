@@ -12,15 +12,15 @@ import pytest
 
 import llcheck
 import loveletter_ref
+from llcheck import hypothesis_profiles
 from llcheck.commands.check import FUZZ_DIR
-from llcheck.properties import profiles
 from loveletter_ref import Action, Game, load_spec
 from loveletter_ref.engine import build_deck
 from loveletter_ref.spec import Edition
 
 EDITIONS = ("classic", "z-man-2019")
 
-profiles.load()  # hypothesis profile `ci` (fast, derandomized) unless $HYPOTHESIS_PROFILE names another
+hypothesis_profiles.load()  # profile `ci` (fast, derandomized) unless $HYPOTHESIS_PROFILE names another
 
 
 def _import_every_module() -> None:

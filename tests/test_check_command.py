@@ -382,11 +382,23 @@ def test_golden_traces_have_their_own_place_in_every_report(capsys, tmp_path):
 def test_keys_the_formats_do_not_define_are_ignored_by_cases_and_fuzzing_alike(capsys, tmp_path):
     """Regression: an extra state key failed fuzzing (blamed on a rule clause) but passed the
     corpus, and an extra event key failed the corpus; docs/formats.md now says they are ignored."""
-    code, out, _ = check(capsys, "--impl", "python:adapters:ExtraKeys", "--fuzz", "10", "--edition",
-                         "classic", "--fuzz-dir", str(tmp_path), "-q")
+    code, out, _ = check(capsys, "--impl", "python:adapters:ExtraKeysOutsideViews", "--fuzz", "10",
+                         "--edition", "classic", "--fuzz-dir", str(tmp_path), "-q")
     assert code == 0, out
     assert out.splitlines()[-1].startswith("8 passed, 0 failed, 0 errored")
     assert not list(tmp_path.iterdir())
+
+
+def test_fuzzing_fails_a_view_key_the_formats_do_not_define_which_the_corpus_leaves_out(capsys, tmp_path):
+    """A card may hide in a view's own key, so fuzzing fails one where the corpus, comparing the
+    keys a case gives, passes."""
+    code, out, _ = check(capsys, "--impl", "python:adapters:ExtraKeys", "--fuzz", "10", "--edition",
+                         "classic", "--fuzz-dir", str(tmp_path), "-q")
+    assert code == 1, out
+    assert out.splitlines()[-1].startswith("5 passed, 3 failed, 0 errored")
+    failed = [line.split()[1] for line in out.splitlines() if line.startswith("FAILED ")]
+    assert failed == ["fuzz/classic/2p", "fuzz/classic/3p", "fuzz/classic/4p"]
+    assert out.count("views carry undefined key debug (player 0's view)") == 3
 
 
 def test_a_fuzzing_failure_has_a_structured_divergence_in_json_notation(capsys, tmp_path):

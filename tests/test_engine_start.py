@@ -7,7 +7,7 @@ import json
 import pytest
 
 from llcheck.engines import ReferenceEngine
-from llcheck.protocol.server import Server
+from llcheck.engines.server import Server
 from loveletter_ref import DeckError, Game, load_spec
 
 WON = "player 0 starts with 5 tokens and the target is 5: a game cannot start won [premium.tokens.target]"

@@ -16,7 +16,7 @@ from llcheck.engines.loader import serve_command
 from llcheck.engines.subprocess import SubprocessEngine
 from llcheck.errors import UsageError
 from llcheck.fuzz import run_fuzz
-from llcheck.fuzz.lockstep import Divergence, Lockstep
+from llcheck.fuzz.lockstep import Differential, Found
 from llcheck.fuzz.play import Tape, near_miss
 from llcheck.harness.cases import load_file
 from llcheck.mutants import get, variants
@@ -65,6 +65,34 @@ def test_the_replay_is_printed_and_plays_on_the_reference():
     game, events = replay(load_spec("classic"), result.replay)
     assert events and game.round == len(result.replay["rounds"])
     assert "classic.baron.tie" in result.clauses
+
+
+class _PeeksAtTheDeck(ReferenceEngine):
+    """Plays right, but once a card has been played in the round every view names the next card
+    of the deck, under a key the formats do not define."""
+
+    def view(self, player: int) -> dict:
+        seen = super().view(player)
+        game = self._game()
+        deck = game.state()["deck"]
+        if game.record[-1]["actions"] and deck:
+            seen["next"] = deck[0]
+        return seen
+
+
+def test_a_view_carrying_a_key_the_formats_do_not_define_is_a_difference_where_it_appears():
+    """Regression (hostile input): fuzzing left out view keys the formats do not define, so a view
+    naming the next card of the deck under a key of its own passed."""
+    result = run_fuzz(_PeeksAtTheDeck, "classic", 3, 30, 0, None)
+    assert result.status == "fail" and result.kind == "views", result.message
+    point = result.divergence
+    assert point is not None and (point.round, point.step) == (1, 1)  # shrunk to the first action
+    seat = int(point.what.removeprefix("view ").removesuffix(".next"))
+    assert point.what == f"view {seat}.next"
+    assert f"views carry undefined key next (player {seat}'s view)" in result.message
+    game, _ = replay(load_spec("classic"), result.replay)
+    assert (point.expected, point.actual) == (None, game.state()["deck"][0])
+    assert result.clauses
 
 
 def test_the_saved_case_joins_the_corpus_format(tmp_path):
@@ -213,7 +241,7 @@ def test_a_probe_is_never_a_legal_action(edition, players):
 
 def test_an_action_the_reference_accepts_is_not_sent_as_a_probe():
     spec = load_spec("classic")
-    step = Lockstep(ReferenceEngine(), spec, 2)
+    step = Differential(ReferenceEngine(), spec, 2)
     step.start([spec.names[c] for c in spec.deck(2)], 0, None)
     legal = step.legal()
     assert step.probe(legal[0]) is False
@@ -246,8 +274,8 @@ class _RefusesAtTwoTokens(ReferenceEngine):
 
 def test_a_refusal_naming_a_clause_is_blamed_on_the_edition_clause_of_that_key_first():
     spec = load_spec("z-man-2019")
-    step = Lockstep(_RefusesAtTwoTokens(), spec, 3)
-    with pytest.raises(Divergence) as info:
+    step = Differential(_RefusesAtTwoTokens(), spec, 3)
+    with pytest.raises(Found) as info:
         step.start([spec.names[c] for c in spec.deck(3)], 0, [0, 2, 0])
     assert info.value.clauses[0] == "z19.tokens.target"
     assert "z19.setup.deck" in info.value.clauses

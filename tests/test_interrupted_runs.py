@@ -18,7 +18,7 @@ import pytest
 from hostile import CORPUS, PROC, ZOO, carrying, no_survivors, written_so_far
 from test_check_command import schema_validator
 
-from llcheck.harness.interrupts import StopSignals
+from llcheck.interrupts import StopSignals
 
 pytestmark = [pytest.mark.skipif(not PROC.is_dir(), reason="finding leftover processes needs /proc"),
               pytest.mark.usefixtures("sigint_delivered")]

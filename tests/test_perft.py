@@ -171,7 +171,7 @@ def test_a_difference_shows_the_divide_and_the_first_node_that_differs():
     assert result.first_difference == 1
     extra = [b for b in result.engine_divide if b.key not in {r.key for r in result.reference_divide}]
     assert [b.label for b in extra] == ["Guard on 1 naming Guard"]
-    assert result.divergence is not None and "listed by the engine but illegal" in result.divergence.message
+    assert result.divergence is not None and "listed by the engine but illegal" in result.divergence.detail
 
 
 def test_a_difference_below_the_root_is_followed_down():
@@ -179,17 +179,17 @@ def test_a_difference_below_the_root_is_followed_down():
     deal = next(d for d in (seeded_deal(spec, 3, s) for s in range(40))
                 if not compare(get("baron-tie-eliminates").engine(), d, 3).ok)
     result = compare(get("baron-tie-eliminates").engine(), deal, 3)
-    assert result.divergence is not None and result.divergence.path
-    assert result.divergence.path[-1]["card"] == "Baron"
-    assert result.divergence.message == ("this action should leave the round going, but on the engine "
-                                         "it ends the round with winners 0")
+    assert result.divergence is not None and result.path
+    assert result.path[-1]["card"] == "Baron" and result.divergence.action == result.path[-1]
+    assert result.divergence.detail == ("this action should leave the round going, but on the engine "
+                                        "it ends the round with winners 0")
 
 
 def test_an_action_the_engine_lists_twice_is_the_difference_at_its_node():
     result = compare(adapters.RepeatsAnAction(), seeded_deal(load_spec("classic"), 2, 1), 2)
     assert (result.ok, result.first_difference) == (False, 1)
-    assert result.divergence is not None and result.divergence.path == []
-    assert result.divergence.message == "the engine lists an action more than once: Guard on 1 naming Priest"
+    assert result.divergence is not None and result.path == []
+    assert result.divergence.detail == "the engine lists an action more than once: Guard on 1 naming Priest"
 
 
 class _ListsButRefuses(ReferenceEngine):

@@ -18,11 +18,11 @@ from conftest import deal, play
 
 from llcheck.cli import main
 from llcheck.engines import ReferenceEngine, SubprocessEngine
+from llcheck.engines.server import Server
 from llcheck.harness.cases import load_corpus
 from llcheck.harness.runner import run_case
 from llcheck.protocol import schema_path, schema_problem
 from llcheck.protocol.schema import response_definition
-from llcheck.protocol.server import Server
 from loveletter_ref.spec import known_specs, load_spec
 
 TESTS = Path(__file__).parent
@@ -109,7 +109,7 @@ def test_serve_answers_on_stdout_only():
 def test_serve_keeps_memory_bounded_and_its_stdout_for_the_protocol(capsys, monkeypatch):
     """A request line over the limit is answered with an error and serving goes on; what an
     in-process adapter prints goes to stderr, not into the answers."""
-    from llcheck.protocol import server as server_module
+    from llcheck.engines import server as server_module
     monkeypatch.setattr(server_module, "MAX_LINE", 1000)
 
     class Chatty(ReferenceEngine):

@@ -21,12 +21,13 @@ from conftest import run_llcheck
 from hostile import written_so_far
 from test_check_command import CORPUS, check, schema_validator
 
+from llcheck import campaigns
 from llcheck.commands import perft as perft_command
 from llcheck.engines import ReferenceEngine, loader
 from llcheck.engines import subprocess as subprocess_engine
-from llcheck.harness import campaigns, runner
+from llcheck.harness import runner
 from llcheck.harness.cases import corpus_dir, load_corpus
-from llcheck.harness.interrupts import StopSignals, real_interrupt
+from llcheck.interrupts import StopSignals, real_interrupt
 from llcheck.workers import WorkerDied, as_done, in_workers
 from loveletter_ref.spec import load_spec
 

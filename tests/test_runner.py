@@ -16,9 +16,9 @@ from llcheck.engines.subprocess import SubprocessEngine
 from llcheck.harness.cases import Case, load_corpus
 from llcheck.harness.charge import charged
 from llcheck.harness.compare import events_detail
-from llcheck.harness.results import Divergence
 from llcheck.harness.runner import run_case, run_cases
 from llcheck.harness.select import Selection
+from loveletter_ref.lockstep import Divergence
 
 FIXTURES = Path(__file__).parent / "cases"
 

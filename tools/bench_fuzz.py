@@ -42,14 +42,14 @@ from pathlib import Path
 
 from machine import describe, instructions
 
+from llcheck import campaigns
 from llcheck.engines import ReferenceEngine
 from llcheck.engines.loader import REFERENCE, engine_factory, serve_command
 from llcheck.engines.subprocess import SubprocessEngine
 from llcheck.fuzz import run_fuzz
-from llcheck.fuzz.lockstep import Lockstep
+from llcheck.fuzz.lockstep import Differential
 from llcheck.fuzz.play import Tally, Tape, play_game
 from llcheck.fuzz.search import TAPE_BYTES
-from llcheck.harness import campaigns
 from llcheck.harness.cases import load_corpus
 from llcheck.harness.results import Result
 from llcheck.perft import EngineTree, ReferenceTree, load_table, perft, seeded_deal, table_path
@@ -117,12 +117,12 @@ def lockstep_rate(edition: str, players: int, games: int) -> dict[str, float]:
     return _rates(tally, time.perf_counter() - start)
 
 
-def _lockstep(edition: str, players: int, games: int) -> tuple[Lockstep, list[bytes]]:
+def _lockstep(edition: str, players: int, games: int) -> tuple[Differential, list[bytes]]:
     """A lockstep against the in-process reference, and `games` random tapes (seed 1)."""
     spec = load_spec(edition)
     rng = random.Random(1)
     tapes = [bytes(rng.randrange(256) for _ in range(TAPE_BYTES)) for _ in range(games)]
-    return Lockstep(ReferenceEngine({edition: spec}), spec, players), tapes
+    return Differential(ReferenceEngine({edition: spec}), spec, players), tapes
 
 
 def _counted(*args: str) -> tuple[int, int]:

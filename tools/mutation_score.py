@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from llcheck.mutants import ZOO
-from llcheck.mutants.score import FUZZ_GAMES, Verdict, default_cases, judge
+from llcheck.mutants.score import FUZZ_GAMES, MutantScore, default_cases, judge
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "mutants.md"
@@ -45,20 +45,20 @@ fuzzing alone finds every one of them. This page is written by `python tools/mut
 """
 
 
-def row(verdict: Verdict) -> str:
+def row(score: MutantScore) -> str:
     """One table row."""
-    mutant = verdict.mutant
-    clauses = ", ".join(f"`{c}`" for c in verdict.broken())
-    if verdict.cases:
-        first = ", ".join(f"`{r.id}`" for r in verdict.cases[:2])
-        more = f" (+{len(verdict.cases) - 2})" if len(verdict.cases) > 2 else ""
+    mutant = score.mutant
+    clauses = ", ".join(f"`{c}`" for c in score.broken())
+    if score.cases:
+        first = ", ".join(f"`{r.id}`" for r in score.cases[:2])
+        more = f" (+{len(score.cases) - 2})" if len(score.cases) > 2 else ""
         cases = first + more
     else:
-        cases = f"none ({verdict.other_failures} failures name other clauses)"
-    fuzz = verdict.fuzz
-    if fuzz is not None and verdict.fuzz_named:
+        cases = f"none ({score.other_failures} failures name other clauses)"
+    fuzz = score.fuzz
+    if fuzz is not None and score.fuzz_named:
         where = fuzz.message.splitlines()[0].split("shrunk to ", 1)[-1].split(":", 1)[0]
-        fuzzing = f"{verdict.fuzz_at}: {fuzz.kind} at {where}"
+        fuzzing = f"{score.fuzz_at}: {fuzz.kind} at {where}"
     else:
         fuzzing = "not found"
     return f"| `{mutant.name}` | {mutant.summary} | {clauses} | {cases} | {fuzzing} |"
@@ -67,11 +67,11 @@ def row(verdict: Verdict) -> str:
 def page(games: int, seed: int) -> tuple[str, bool]:
     """The page, and whether every mutant was caught."""
     cases = default_cases()
-    verdicts = [judge(m, cases, fuzz=True, fuzz_games=games, seed=seed) for m in ZOO]
-    caught = sum(v.caught for v in verdicts)
+    scores = [judge(m, cases, fuzz=True, fuzz_games=games, seed=seed) for m in ZOO]
+    caught = sum(v.caught for v in scores)
     head = INTRO.format(cases=len(cases), games=games, seed=seed, caught=caught, total=len(ZOO),
                         percent=round(100 * caught / len(ZOO)))
-    return head + "\n".join(row(v) for v in verdicts) + "\n", caught == len(ZOO)
+    return head + "\n".join(row(v) for v in scores) + "\n", caught == len(ZOO)
 
 
 def main() -> int:

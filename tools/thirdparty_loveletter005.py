@@ -156,7 +156,7 @@ def explore(games: int, depth: int) -> None:
             result = compare(Loveletter005(), entry.deal, deep, edition=spec)
             verdict = "matches" if result.ok else f"differs at depth {result.first_difference}"
             print(f"perft {entry.deal.id} to depth {deep} against {name}: {verdict}"
-                  + (f"; {result.divergence.message}" if result.divergence else ""))
+                  + (f"; {result.divergence.detail}" if result.divergence else ""))
 
 
 def main() -> int:

@@ -8,7 +8,9 @@ terminal, counted at its depth by who won, and has no children.
 Two trees are walked the same way: the reference engine, branched with `Game.clone()`, and any
 engine behind the adapter interface that lists legal actions, branched by starting the deal
 again and replaying the path to each node. `compare` checks an engine against the reference
-and, on a difference, gives the divide of both and the first node where they disagree.
+and, on a difference, gives the divide of both and the first node where they disagree: the two
+trees are walked down one path in lockstep (`loveletter_ref.lockstep`), each move the first
+whose outcome or count differs, to the node where the legal actions or a move's outcome differ.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from jsonschema.exceptions import best_match
 
 from loveletter_ref import Action, Game, Phase
+from loveletter_ref.lockstep import MOVE, Divergence, Lockstep, Unmatched, unmatched
 from loveletter_ref.spec import Edition, load_spec
 from loveletter_ref.spec.schema import pointer_text, validator_for
 
@@ -330,21 +333,6 @@ def _kinds(tree: Tree[N, A], node: N, depth: int, found: set[str]) -> None:
 
 
 @dataclass
-class Divergence:
-    """Where two trees first disagree: the path to the node, and what differs there."""
-
-    path: list[Json]
-    message: str
-
-    def describe(self) -> str:
-        """The path (one action per line, as JSON) and the difference."""
-        lines = [f"after {len(self.path)} action(s) from the deal:"]
-        lines += [f"  {action_label(a)}" for a in self.path]
-        lines.append(f"  {self.message}")
-        return "\n".join(lines)
-
-
-@dataclass
 class Comparison:
     """An engine's counts next to the reference's, and where they first differ."""
 
@@ -353,15 +341,25 @@ class Comparison:
     reference: list[Level]
     engine: list[Level]
     first_difference: int | None
-    divide_depth: int = 0
     reference_divide: list[Branch[Any]] = field(default_factory=list)
     engine_divide: list[Branch[Any]] = field(default_factory=list)
     divergence: Divergence | None = None
+    """The first node where the two disagree (its `detail` says how), when it was found."""
+    path: list[Json] = field(default_factory=list)
+    """The actions from the deal to that node (ending with the move whose outcome differs, if so)."""
 
     @property
     def ok(self) -> bool:
         """True when every depth matches."""
         return self.first_difference is None
+
+    def disagreement(self) -> str:
+        """The path to the first node where they disagree (one action per line) and the difference."""
+        assert self.divergence is not None
+        lines = [f"after {len(self.path)} action(s) from the deal:"]
+        lines += [f"  {action_label(a)}" for a in self.path]
+        lines.append(f"  {self.divergence.detail}")
+        return "\n".join(lines)
 
 
 def first_difference(expected: Sequence[Level], actual: Sequence[Level]) -> int | None:
@@ -398,13 +396,13 @@ def compare(engine: Engine, deal: Deal, depth: int, expected: list[Level] | None
     result = Comparison(deal, depth, wanted[:depth], got, at)
     if at is None and not split:
         return result
-    where = result.divide_depth = at or depth
+    where = at or depth
     if split:  # a divide at `depth` holds the divides at every smaller depth
         result.reference_divide, result.engine_divide = _cut(ours, where), _cut(theirs, where)
     else:
         result.reference_divide, result.engine_divide = divide(reference, where), divide(tested, where)
     if at is not None:
-        result.divergence = locate(reference, tested, at)
+        result.divergence, result.path = locate(reference, tested, at)
     return result
 
 
@@ -417,47 +415,86 @@ def _by_move(branches: list[Branch[Any]]) -> dict[str, list[Level]]:
     return {branch.key: branch.levels for branch in branches}
 
 
-def locate(reference: Tree[Any, Any], tested: Tree[Any, Any], depth: int) -> Divergence | None:
-    """Follow the first differing move down to the node where the two trees disagree."""
-    ref_node, test_node = reference.root(), tested.root()
-    path: list[Json] = []
+class _Cursor(Generic[N, A]):
+    """One tree walked down a single path, as a side of the lockstep that locates a divergence: the
+    node reached, its legal actions by key, and the child each leads to (played once, whether it
+    is looked at or moved to)."""
+
+    def __init__(self, tree: Tree[N, A]):
+        self.tree = tree
+        self.node: N
+        self.actions: dict[str, A] = {}
+        self.children: dict[str, tuple[N, str | None]] = {}
+
+    def deal(self, deal: object, /) -> None:
+        """Stand at the root (the deal is the tree's own)."""
+        self.node = self.tree.root()
+
+    def listed(self) -> list[str]:
+        """The keys of the node's legal actions, in the tree's order, repeats included."""
+        listed = [(action_key(self.tree.as_json(a)), a) for a in self.tree.actions(self.node)]
+        self.actions, self.children = dict(listed), {}
+        return [key for key, _ in listed]
+
+    def child(self, key: str) -> tuple[N, str | None]:
+        """The child the action of `key` leads to, and its winners key when the round ends there."""
+        if key not in self.children:
+            self.children[key] = self.tree.play(self.node, self.actions[key])
+        return self.children[key]
+
+    def act(self, key: str, /) -> str | None:
+        """Move to the child of `key`; its winners key when the round ends there."""
+        self.node, outcome = self.child(key)
+        return outcome
+
+
+def locate(reference: Tree[Any, Any], tested: Tree[Any, Any],
+           depth: int) -> tuple[Divergence | None, list[Json]]:
+    """Follow the first differing move down to the node where the two trees disagree: the
+    divergence there (None if none is found), and the path to it."""
+    ours, theirs = _Cursor(reference), _Cursor(tested)
+    steps = Lockstep(ours, theirs, json.loads)
+    steps.deal(None)
+
+    def found(what: str, expected: Any, actual: Any, detail: str) -> tuple[Divergence, list[Json]]:
+        path = [json.loads(key) for kind, key in steps.trail.steps if kind == MOVE]
+        return steps.part(what, expected, actual, detail), path
+
     for remaining in range(depth, 0, -1):
-        ref_actions = {action_key(reference.as_json(a)): a for a in reference.actions(ref_node)}
-        listed = [(action_key(tested.as_json(a)), a) for a in tested.actions(test_node)]
-        test_actions = dict(listed)
-        if ref_actions.keys() != test_actions.keys():
-            return Divergence(path, _set_difference(ref_actions.keys(), test_actions.keys()))
-        if len(listed) != len(test_actions):
-            repeated = sorted(key for key, times in Counter(key for key, _ in listed).items() if times > 1)
-            return Divergence(path, "the engine lists an action more than once: " + _labels(repeated))
-        step = _differing_child(reference, ref_node, tested, test_node, ref_actions, test_actions,
-                                remaining)
-        if step is None:
-            return None
-        key, ref_child, test_child, message = step
-        path.append(json.loads(key))
-        if message:
-            return Divergence(path, message)
-        ref_node, test_node = ref_child, test_child
-    return None
-
-
-def _differing_child(reference: Tree[Any, Any], ref_node: Any, tested: Tree[Any, Any], test_node: Any,
-                     ref_actions: dict[str, Any], test_actions: dict[str, Any],
-                     remaining: int) -> tuple[str, Any, Any, str] | None:
-    """The first move whose outcome or subtree differs: (key, children, message if it ends here)."""
-    for key, ref_action in ref_actions.items():
-        ref_child, ref_end = reference.play(ref_node, ref_action)
-        test_child, test_end = tested.play(test_node, test_actions[key])
+        listed, their_list = ours.listed(), theirs.listed()
+        apart = unmatched(listed, their_list)
+        if apart.missing or apart.extra:
+            return found("legal_actions", _actions(listed), _actions(their_list), _set_difference(apart))
+        if apart.repeated:
+            return found("legal_actions", _actions(listed), _actions(their_list),
+                         "the engine lists an action more than once: " + _labels(sorted(apart.repeated)))
+        key = _differing_child(ours, theirs, remaining)
+        if key is None:
+            return None, []
+        ref_end, test_end = steps.act(key)
         if ref_end != test_end:
-            return key, ref_child, test_child, (f"this action should {_ending(ref_end)}, "
-                                                f"but on the engine it {_ending(test_end, 's')}")
+            return found("round end", ref_end, test_end, f"this action should {_ending(ref_end)}, "
+                                                          f"but on the engine it {_ending(test_end, 's')}")
+    return None, []
+
+
+def _differing_child(reference: _Cursor[Any, Any], tested: _Cursor[Any, Any], remaining: int) -> str | None:
+    """The key of the first move whose outcome or subtree differs."""
+    for key in reference.actions:
+        ref_child, ref_end = reference.child(key)
+        test_child, test_end = tested.child(key)
+        if ref_end != test_end:
+            return key
         if ref_end is None and remaining > 1:
-            want = count(reference, ref_child, remaining - 1)
-            got = count(tested, test_child, remaining - 1)
+            want = count(reference.tree, ref_child, remaining - 1)
+            got = count(tested.tree, test_child, remaining - 1)
             if want != got:
-                return key, ref_child, test_child, ""
+                return key
     return None
+
+
+def _actions(keys: list[str]) -> list[Json]:
+    return [json.loads(key) for key in keys]
 
 
 def _ending(outcome: str | None, verb_ending: str = "") -> str:
@@ -467,13 +504,12 @@ def _ending(outcome: str | None, verb_ending: str = "") -> str:
     return f"end{verb_ending} the round with winners {outcome}"
 
 
-def _set_difference(want: Any, got: Any) -> str:
-    missing, extra = sorted(set(want) - set(got)), sorted(set(got) - set(want))
+def _set_difference(apart: Unmatched) -> str:
     parts = []
-    if missing:
-        parts.append("legal but not listed by the engine: " + _labels(missing))
-    if extra:
-        parts.append("listed by the engine but illegal: " + _labels(extra))
+    if apart.missing:
+        parts.append("legal but not listed by the engine: " + _labels(sorted(apart.missing)))
+    if apart.extra:
+        parts.append("listed by the engine but illegal: " + _labels(sorted(apart.extra)))
     return "; ".join(parts)
 
 

@@ -66,8 +66,8 @@ def pytest_configure(config: pytest.Config) -> None:
     """Make the properties' hypothesis profiles known before hypothesis loads the one that
     --hypothesis-profile names (`thorough`; a profile hypothesis has already, `ci`, is left as it is)."""
     if config.getoption("hypothesis_profile", None):
-        from .properties import profiles
-        profiles.register(missing_only=True)
+        from .hypothesis_profiles import register
+        register(missing_only=True)
 
 
 def _factory(config: pytest.Config) -> Callable[[], Engine] | None:

@@ -8,10 +8,10 @@ writes docs/disputes.md. See the module docs of `settle`, `search` and `duel`.
 
 from .report import audit_json, audit_text, comparison_json, comparison_text
 from .search import Budget
-from .settle import OBSERVABLE, UNDECIDED, VACUOUS, Comparison, Verdict, audit, compare
+from .settle import OBSERVABLE, UNDECIDED, VACUOUS, Comparison, Ruling, audit, compare
 from .sides import Side, open_side, told_apart
 
 __all__ = [
-    "OBSERVABLE", "UNDECIDED", "VACUOUS", "Budget", "Comparison", "Side", "Verdict", "audit",
+    "OBSERVABLE", "UNDECIDED", "VACUOUS", "Budget", "Comparison", "Ruling", "Side", "audit",
     "audit_json", "audit_text", "compare", "comparison_json", "comparison_text", "open_side", "told_apart",
 ]

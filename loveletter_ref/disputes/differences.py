@@ -104,11 +104,6 @@ def player_counts(a: Edition, b: Edition) -> list[int]:
     return list(range(max(a.min_players, b.min_players), min(a.max_players, b.max_players) + 1))
 
 
-def differences(a: Edition, b: Edition) -> list[Difference]:
-    """Every clause on which `a` and `b` differ, in `a`'s clause order, then `b`'s."""
-    return line_up(a, b)[0]
-
-
 def line_up(a: Edition, b: Edition) -> tuple[list[Difference], list[Difference]]:
     """The clauses on which `a` and `b` differ, and those worded differently to the same effect
     (a guess by value where every value belongs to one card, and a guess by card)."""

@@ -13,7 +13,7 @@ from typing import Any
 from loveletter_ref.spec import Clause, Source
 
 from .differences import Difference, Stance, clause_stance
-from .settle import Comparison, Verdict
+from .settle import Comparison, Ruling
 from .sides import Side, open_side, side_of
 from .story import gap_story, story
 from .witness import Witness, replay_looks
@@ -62,7 +62,7 @@ def _clause_json(clause: Clause) -> dict[str, Any]:
     return out
 
 
-def verdict_json(verdict: Verdict) -> dict[str, Any]:
+def verdict_json(verdict: Ruling) -> dict[str, Any]:
     """One verdict with both sides' stances, its witness or proof, and its reason."""
     a, b = verdict.a_side, verdict.b_side
     out: dict[str, Any] = {"clause": verdict.key, "status": verdict.status, "kind": verdict.kind,
@@ -136,7 +136,7 @@ def _alike_json(d: Difference, comparison: Comparison) -> dict[str, Any]:
             "reason": "a guess by value and a guess by card: every value belongs to one card"}
 
 
-def audit_json(side: Side, verdicts: list[Verdict]) -> dict[str, Any]:
+def audit_json(side: Side, verdicts: list[Ruling]) -> dict[str, Any]:
     """A reading's contradictions and silences."""
     return {"spec": side_json(side), "verdicts": [verdict_json(v) for v in verdicts]}
 

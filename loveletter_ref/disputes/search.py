@@ -1,7 +1,8 @@
 """The witness search: games played under two specs in lockstep until they part.
 
 Every game is dealt and played from a seed (`seed_for`), so the same question always gets the
-same answer. A game is played under both specs at once: the same deal, and the same actions.
+same answer. A game is played under both specs at once, one table each as the two sides of a
+`loveletter_ref.lockstep.Lockstep`: the same deal, and the same actions.
 The player picks among the actions both specs allow, and now and then takes one that only one
 spec allows (when the clause the other spec cites is still without a witness). After each
 step the two tables are compared (`duel`):
@@ -32,11 +33,12 @@ from typing import Any
 
 from loveletter_ref import Phase
 from loveletter_ref.errors import RuleGapError
+from loveletter_ref.lockstep import DEAL, MOVE, Lockstep, Step
 from loveletter_ref.spec import Edition
 
 from .differences import Difference
 from .duel import IN_PLAY, Look, Move, Table, both_stuck, differ, event_id, observable
-from .witness import Step, Witness, replay_looks
+from .witness import Witness, replay_looks
 
 SCORING = ("round_tokens", "tokens_to_win", "game_end", "bonus_token")
 """Rule kinds that matter when favour tokens are near the target: games testing them usually
@@ -83,8 +85,8 @@ class Clock:
 
 
 @dataclass
-class Game2:
-    """The setup of one game and the policy that plays it."""
+class GamePlan:
+    """The setup of one game, and the policy that chooses its decks and actions."""
 
     players: int
     first_player: int
@@ -104,9 +106,9 @@ class Game2:
         self.rng.shuffle(names)
         return names
 
-    def follow(self, seed: int) -> Game2:
+    def follow(self, seed: int) -> GamePlan:
         """The same setup, played on from a new seed."""
-        return Game2(self.players, self.first_player, self.tokens, random.Random(seed), self.decks,
+        return GamePlan(self.players, self.first_player, self.tokens, random.Random(seed), self.decks,
                      self.bias, self.wanted)
 
     def pick(self, common: Iterable[Move], single: dict[Move, str | None] | None = None) -> Move:
@@ -134,7 +136,7 @@ class Game2:
 class Run:
     """A game played in lockstep: its steps, what each showed, where the specs parted."""
 
-    game: Game2
+    game: GamePlan
     steps: list[Step]
     looks: list[tuple[Look, Look]]
     diverged: int | None = None
@@ -157,7 +159,7 @@ def choices(ta: Table, tb: Table, la: Look, lb: Look) -> tuple[frozenset[Move], 
     return la.legal & lb.legal, single
 
 
-def lockstep(a: Edition, b: Edition, game: Game2, forced: Sequence[Step] = (),
+def lockstep(a: Edition, b: Edition, game: GamePlan, forced: Sequence[Step] = (),
              stop: Callable[[Look, Look], bool] | None = None) -> Run:
     """Play one game under `a` and `b` at once: `forced` steps first, then the policy's.
 
@@ -166,13 +168,13 @@ def lockstep(a: Edition, b: Edition, game: Game2, forced: Sequence[Step] = (),
     """
     ta = Table(a, game.players, game.first_player, game.tokens)
     tb = Table(b, game.players, game.first_player, game.tokens)
-    run = Run(game, [], [])
+    tables = Lockstep(ta, tb)
+    run = Run(game, tables.trail.steps, [])
     queue = list(forced)
 
     def step(kind: str, value: Any) -> bool:
         """Take one step at both tables; True when the game goes on."""
-        la, lb = (ta.deal(value), tb.deal(value)) if kind == "deal" else (ta.act(value), tb.act(value))
-        run.steps.append((kind, value))
+        la, lb = tables.deal(value) if kind == DEAL else tables.act(value)
         run.looks.append((la, lb))
         if run.diverged is None and differ(la, lb):
             run.diverged = len(run.steps) - 1
@@ -180,26 +182,26 @@ def lockstep(a: Edition, b: Edition, game: Game2, forced: Sequence[Step] = (),
         trigger = next((look.trigger for look in (la, lb) if look.status == "gap" and look.trigger), None)
         if ended and trigger is not None and not run.triggered:
             run.triggered = True
-            return step("move", trigger)
+            return step(MOVE, trigger)
         if observable(la, lb):
             run.seen = not both_stuck(la, lb)
             return False
         return not both_stuck(la, lb) and not (stop is not None and stop(la, lb))
 
     for round_ in range(MAX_ROUNDS):
-        if queue and queue[0][0] != "deal":
+        if queue and queue[0][0] != DEAL:
             break
         deck = queue.pop(0)[1] if queue else game.deck(round_)
-        if not step("deal", deck):
+        if not step(DEAL, deck):
             return run
         while ta.phase in IN_PLAY and tb.phase in IN_PLAY:
-            if queue and queue[0][0] == "move":
+            if queue and queue[0][0] == MOVE:
                 move = queue.pop(0)[1]
             elif queue:
                 break
             else:
                 move = game.pick(*choices(ta, tb, *run.looks[-1]))
-            if not step("move", move):
+            if not step(MOVE, move):
                 return run
         if ta.phase is not Phase.ROUND_OVER or tb.phase is not Phase.ROUND_OVER:
             return run
@@ -248,7 +250,7 @@ def _shape(run: Run) -> tuple[object, ...]:
 
 def deal_refusal(run: Run) -> bool:
     """True when the specs part at a deal that one of them refuses (its deck differs)."""
-    if run.diverged is None or run.steps[run.diverged][0] != "deal":
+    if run.diverged is None or run.steps[run.diverged][0] != DEAL:
         return False
     return any(look.status == "refused" and look.clause == "setup.deck" for look in run.looks[run.diverged])
 
@@ -301,7 +303,7 @@ class PairSearch:
                 self.reach(key)
         return self.found
 
-    def new_game(self, players: int, phase: str, index: int, key: str = "") -> Game2:
+    def new_game(self, players: int, phase: str, index: int, key: str = "") -> GamePlan:
         """The seeded setup of one game."""
         rng = random.Random(seed_for(self.label, phase, key, players, index))
         scoring = key and self.diffs[key].kind in SCORING
@@ -311,7 +313,7 @@ class PairSearch:
         bias = frozenset(c for c in cards if c and rng.random() < 0.7)
         a, b = self.specs
         decks = [a, b] if index % 2 == 0 else [b, a]
-        return Game2(players, 0, tokens, rng, decks, bias, frozenset(open_keys))
+        return GamePlan(players, 0, tokens, rng, decks, bias, frozenset(open_keys))
 
     def tokens(self, players: int, rng: random.Random) -> tuple[int, ...] | None:
         """Tokens already won, just short of the lower of the two targets."""
@@ -323,7 +325,7 @@ class PairSearch:
             return None
         return tuple(target - 1 if rng.random() < 0.6 else rng.randrange(target) for _ in range(players))
 
-    def play(self, game: Game2, forced: Sequence[Step] = (), only: str | None = None) -> str | None:
+    def play(self, game: GamePlan, forced: Sequence[Step] = (), only: str | None = None) -> str | None:
         """Play one game; record a witness for the clause it is attributed to (if new)."""
         run = lockstep(*self.specs, game, forced)
         if run.diverged is None or not run.seen:
@@ -348,7 +350,7 @@ class PairSearch:
         """The clauses (among `keys`, default: all still without a witness) that account for
         the run's first divergence."""
         candidates = keys or self.open()
-        at_deal = run.diverged is not None and run.steps[run.diverged][0] == "deal"
+        at_deal = run.diverged is not None and run.steps[run.diverged][0] == DEAL
         if deal_refusal(run):
             return [k for k in candidates if self._setup_clause(k, run.game.players, deck_only=True)]
         setup = [k for k in candidates if at_deal and self._setup_clause(k, run.game.players)]
@@ -399,7 +401,7 @@ class PairSearch:
                     if steps is not None:
                         self.continue_from(key, game, steps, i)
 
-    def continue_from(self, key: str, game: Game2, steps: list[Step], index: int) -> None:
+    def continue_from(self, key: str, game: GamePlan, steps: list[Step], index: int) -> None:
         """Continue a game that reaches `key` in lockstep, with several continuations."""
         for t in range(self.budget.tries):
             if key in self.found:
@@ -408,7 +410,7 @@ class PairSearch:
             self.play(follow, steps, only=key)
 
 
-def reach_prefix(silent: Edition, other: Edition, key: str, game: Game2) -> list[Step] | None:
+def reach_prefix(silent: Edition, other: Edition, key: str, game: GamePlan) -> list[Step] | None:
     """Play `silent` (a spec with `key` silent) beside `other` until `silent` needs `key`: the
     steps up to and including the one that needed it, or None if this game never does (or
     the two specs part visibly first)."""
@@ -423,20 +425,20 @@ def reach_prefix(silent: Edition, other: Edition, key: str, game: Game2) -> list
 
 def later_deals(steps: Sequence[Step]) -> list[int]:
     """The indexes of the deals after the first."""
-    return [i for i, (kind, _) in enumerate(steps) if kind == "deal" and i > 0]
+    return [i for i, (kind, _) in enumerate(steps) if kind == DEAL and i > 0]
 
 
-def restarted(run: Run, start: int) -> Game2 | None:
+def restarted(run: Run, start: int) -> GamePlan | None:
     """The run's game begun at its deal `start`: the tokens won before it, and its starter."""
     before, deal = run.looks[start - 1][0], run.looks[start][0]
     opening = next((e for e in deal.raw_events if e["type"] == "round_start"), None)
     if opening is None or not before.tokens:
         return None
     g = run.game
-    return Game2(g.players, opening["first"], before.tokens, g.rng, g.decks, g.bias, g.wanted)
+    return GamePlan(g.players, opening["first"], before.tokens, g.rng, g.decks, g.bias, g.wanted)
 
 
-def first_gap(edition: Edition, game: Game2) -> Witness | None:
+def first_gap(edition: Edition, game: GamePlan) -> Witness | None:
     """Play one game under one spec until it stops on a rule gap: that game, begun at the round
     of the gap when that still stops on it (earlier rounds then only set the tokens and who
     starts), or None."""

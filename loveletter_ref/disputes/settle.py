@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from loveletter_ref.errors import RuleGapError
+from loveletter_ref.lockstep import DEAL, Step
 from loveletter_ref.spec import Edition
 from loveletter_ref.spec.model import OPTIONAL_GENERAL_IDS
 
@@ -33,17 +34,18 @@ from .differences import (
     open_cases,
     player_counts,
 )
-from .search import Budget, Clock, Game2, PairSearch, first_gap, seed_for, setting
+from .search import Budget, Clock, GamePlan, PairSearch, first_gap, seed_for, setting
 from .sides import PLAYERS, Side
 from .vacuity import Probe, probe
-from .witness import Step, Witness, replay_looks
+from .witness import Witness, replay_looks
 
 OBSERVABLE, VACUOUS, UNDECIDED = "observable", "vacuous", "undecided"
 
 
 @dataclass
-class Verdict:
-    """The verdict on one disputed clause, between two sides."""
+class Ruling:
+    """The ruling on one disputed clause between two sides: its verdict (`status`: observable, vacuous
+    or undecided) with the witness, the proof or the reason."""
 
     key: str
     status: str
@@ -56,19 +58,19 @@ class Verdict:
     reason: str = ""
     kind: str = "difference"
     """`difference` (two specs), `contradiction` (two versions of one reading) or `silence`."""
-    alone: Verdict | None = None
+    alone: Ruling | None = None
     """For an undecided difference, or a vacuous one whose proof may owe to the proving side's own
-    open points: the verdict between the other side and the same spec with only this clause as
+    open points: the ruling between the other side and the same spec with only this clause as
     the proving side states it (`a_side` as the base when undecided): does it matter on its own?"""
 
 
 @dataclass
 class Comparison:
-    """Every verdict between two sides."""
+    """Every ruling between two sides."""
 
     a: Side
     b: Side
-    verdicts: list[Verdict]
+    verdicts: list[Ruling]
     alike: list[Difference] = field(default_factory=list)
     """Clauses worded differently to the same effect."""
     masked: str = ""
@@ -105,15 +107,15 @@ def compare(a: Side, b: Side, budget: Budget, z3_timeout: float,
     setups = {n: _setup_differs(every, a.edition, b.edition, n) for n in counts}
     open_counts = [n for n in counts if not setups[n]]
     masked = _masked(counts, setups)
-    verdicts: dict[str, Verdict] = {}
+    verdicts: dict[str, Ruling] = {}
     searchable: list[Difference] = []
     for d in diffs:
         if d.key == PLAYERS:
             verdicts[d.key] = _players_verdict(d, a, b)
         elif d.kind == "card" and counts and not _dealt(d, counts):
-            verdicts[d.key] = Verdict(d.key, VACUOUS, d.a, d.b, a, b, reason=_never_dealt(d, a, b, counts))
+            verdicts[d.key] = Ruling(d.key, VACUOUS, d.a, d.b, a, b, reason=_never_dealt(d, a, b, counts))
         elif d.kind not in SETUP and not open_counts:
-            verdicts[d.key] = Verdict(d.key, UNDECIDED, d.a, d.b, a, b, reason=masked)
+            verdicts[d.key] = Ruling(d.key, UNDECIDED, d.a, d.b, a, b, reason=masked)
         else:
             searchable.append(d)
     say(f"playing games that tell {a.label} and {b.label} apart on {len(searchable)} clauses")
@@ -121,7 +123,7 @@ def compare(a: Side, b: Side, budget: Budget, z3_timeout: float,
                                                 for d in searchable})
     for i, d in enumerate(searchable, 1):
         if d.key in search.found:
-            verdicts[d.key] = Verdict(d.key, OBSERVABLE, d.a, d.b, a, b, witness=search.found[d.key])
+            verdicts[d.key] = Ruling(d.key, OBSERVABLE, d.a, d.b, a, b, witness=search.found[d.key])
         else:
             say(f"proving with z3 that {d.key} never matters ({i} of {len(searchable)})")
             verdicts[d.key] = _z3_verdict(d, a, b, open_counts or counts, budget, z3_timeout, search,
@@ -140,7 +142,7 @@ def compare(a: Side, b: Side, budget: Budget, z3_timeout: float,
     return Comparison(a, b, [verdicts[d.key] for d in diffs], alike, masked)
 
 
-def _masked_by_gaps(verdict: Verdict, sides: tuple[Side, Side]) -> bool:
+def _masked_by_gaps(verdict: Ruling, sides: tuple[Side, Side]) -> bool:
     """True when the side whose games never consult the clause leaves other points open (its
     declared silences, or rules it states in part): its games may stop there first, so the proof
     says little about the clause on its own."""
@@ -151,7 +153,7 @@ def _masked_by_gaps(verdict: Verdict, sides: tuple[Side, Side]) -> bool:
                for key in open_clauses(prover.edition))
 
 
-def _alone(a: Side, b: Side, key: str, budget: Budget, z3_timeout: float) -> Verdict | None:
+def _alone(a: Side, b: Side, key: str, budget: Budget, z3_timeout: float) -> Ruling | None:
     """The verdict between `a` and `a` with only clause `key` as `b` states it."""
     hybrid = a.derived(b, key)
     if hybrid is None:
@@ -178,7 +180,7 @@ def _search(a: Side, b: Side, diffs: list[Difference], budget: Budget,
 
 
 def _z3_verdict(d: Difference, a: Side, b: Side, counts: list[int], budget: Budget,
-                timeout: float, search: PairSearch, note: str = "") -> Verdict:
+                timeout: float, search: PairSearch, note: str = "") -> Ruling:
     """Ask z3 whether either side ever consults the clause; continue any game it finds."""
     problems: list[str] = []
     probes: list[Probe] = []
@@ -193,15 +195,15 @@ def _z3_verdict(d: Difference, a: Side, b: Side, counts: list[int], budget: Budg
             who = f"{_players_text(counts)} players"
             never = (f"ends a round won by {' or by '.join(CASES[c] for c in cases)} (the only cases in "
                      f"which the two rules differ) and goes on" if cases else f"consults {d.key}")
-            return Verdict(d.key, VACUOUS, d.a, d.b, a, b, proof=result.proofs,
+            return Ruling(d.key, VACUOUS, d.a, d.b, a, b, proof=result.proofs,
                            reason=f"no game of {side.label} with {who} ever {never} (z3){note}")
         if result.problem:
             problems.append(result.problem)
     witness = _continue_z3_games(d, search, probes)
     if witness is not None:
-        return Verdict(d.key, OBSERVABLE, d.a, d.b, a, b, witness=witness)
+        return Ruling(d.key, OBSERVABLE, d.a, d.b, a, b, witness=witness)
     why = _undecided_reason(d, a, b, budget, search, problems)
-    return Verdict(d.key, UNDECIDED, d.a, d.b, a, b, reason=why)
+    return Ruling(d.key, UNDECIDED, d.a, d.b, a, b, reason=why)
 
 
 def _players_text(counts: list[int]) -> str:
@@ -233,16 +235,16 @@ def _continue_z3_games(d: Difference, search: PairSearch, probes: list[Probe]) -
     return search.found.get(d.key)
 
 
-def _players_verdict(d: Difference, a: Side, b: Side) -> Verdict:
+def _players_verdict(d: Difference, a: Side, b: Side) -> Ruling:
     """The player counts differ: a game of a count only one side allows is the witness."""
     only = [n for n in range(2, 17) if a.edition.supports(n) != b.edition.supports(n)]
     n = only[0]
     dealer = a.edition if a.edition.supports(n) else b.edition
     deck = [dealer.names[c] for c in dealer.deck(n)]
-    steps: list[Step] = [("deal", deck)]
+    steps: list[Step] = [(DEAL, deck)]
     looks = list(zip(replay_looks(a.edition, n, 0, None, steps), replay_looks(b.edition, n, 0, None, steps),
                      strict=True))
-    return Verdict(d.key, OBSERVABLE, d.a, d.b, a, b, witness=Witness(n, 0, None, steps, 0, looks))
+    return Ruling(d.key, OBSERVABLE, d.a, d.b, a, b, witness=Witness(n, 0, None, steps, 0, looks))
 
 
 def _dealt(d: Difference, counts: list[int]) -> bool:
@@ -303,10 +305,10 @@ def _masked(counts: list[int], setups: dict[int, list[str]]) -> str:
 # -- one spec --------------------------------------------------------------------------------
 
 
-def audit(a: Side, budget: Budget, z3_timeout: float) -> list[Verdict]:
+def audit(a: Side, budget: Budget, z3_timeout: float) -> list[Ruling]:
     """A reading's contradictions (settled between versions) and silences (reached, or proved
     never needed)."""
-    verdicts: list[Verdict] = []
+    verdicts: list[Ruling] = []
     for clause in a.edition.clauses.values():
         for i in range(len(clause.versions)):
             for j in range(i + 1, len(clause.versions)):
@@ -319,7 +321,7 @@ def audit(a: Side, budget: Budget, z3_timeout: float) -> list[Verdict]:
         if not declared:  # an optional rule the spec does not state: silent, as the engine treats it
             stance = Stance(key, "silent")
         if key in found:
-            verdicts.append(Verdict(key, OBSERVABLE, stance, stance, a, a, witness=found[key],
+            verdicts.append(Ruling(key, OBSERVABLE, stance, stance, a, a, witness=found[key],
                                     kind="silence", reason=silence))
             continue
         if not declared:  # a gap the reading does not declare is reported when a game reaches it
@@ -327,7 +329,7 @@ def audit(a: Side, budget: Budget, z3_timeout: float) -> list[Verdict]:
         result = probe(a.edition, a.label, key, list(range(a.edition.min_players, a.edition.max_players + 1)),
                        z3_timeout, a.edition, open_cases(stance))
         if result.unreachable:
-            verdicts.append(Verdict(key, VACUOUS, stance, stance, a, a, proof=result.proofs,
+            verdicts.append(Ruling(key, VACUOUS, stance, stance, a, a, proof=result.proofs,
                                     kind="silence", reason=silence))
             continue
         witness = _z3_gap(a, key, result)
@@ -336,12 +338,12 @@ def audit(a: Side, budget: Budget, z3_timeout: float) -> list[Verdict]:
                                 if result.reached else "z3 found no game either")
         why = (f"{silence}; {result.problem}" if witness and result.refuted else silence if witness else
                f"{silence}; no game reached it in {budget.reach} games per player count; {z3}")
-        verdicts.append(Verdict(key, status, stance, stance, a, a, witness=witness, kind="silence",
+        verdicts.append(Ruling(key, status, stance, stance, a, a, witness=witness, kind="silence",
                                 reason=why))
     return verdicts
 
 
-def _contradiction(a: Side, key: str, i: int, j: int, budget: Budget, timeout: float) -> Verdict:
+def _contradiction(a: Side, key: str, i: int, j: int, budget: Budget, timeout: float) -> Ruling:
     first, second = a.with_version(key, i), a.with_version(key, j)
     comparison = compare(first, second, budget, timeout, keys=[key], alone=False)
     if comparison.verdicts:
@@ -349,7 +351,7 @@ def _contradiction(a: Side, key: str, i: int, j: int, budget: Budget, timeout: f
         verdict.kind = "contradiction"
         return verdict
     stance = Stance(key, "stated", None, None, first.edition.clause_by_key(key))
-    return Verdict(key, VACUOUS, stance, stance, first, second, kind="contradiction",
+    return Ruling(key, VACUOUS, stance, stance, first, second, kind="contradiction",
                    reason="the two versions state the same rule")
 
 
@@ -401,7 +403,7 @@ def reach_gaps(a: Side, keys: list[str], budget: Budget) -> dict[str, Witness]:
     return found
 
 
-def _gap_game(a: Side, players: int, key: str, index: int) -> Game2:
+def _gap_game(a: Side, players: int, key: str, index: int) -> GamePlan:
     """A seeded game aimed at the clause: its card preferred, sometimes tokens near the target."""
     rng = random.Random(seed_for(a.label, "gap", key, players, index))
     clause = a.edition.clause_by_key(key)
@@ -413,7 +415,7 @@ def _gap_game(a: Side, players: int, key: str, index: int) -> Game2:
         except RuleGapError:
             tokens = None
     card = clause.card if clause is not None else None
-    return Game2(players, 0, tokens, rng, [a.edition], frozenset({card} if card else ()))
+    return GamePlan(players, 0, tokens, rng, [a.edition], frozenset({card} if card else ()))
 
 
 def _z3_gap(a: Side, key: str, result: Probe) -> Witness | None:

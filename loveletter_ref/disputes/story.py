@@ -15,6 +15,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from loveletter_ref.lockstep import DEAL
+
 from .duel import Look
 from .witness import Witness
 
@@ -75,7 +77,7 @@ class Teller:
         if look.status == "refused":
             return [self._refused(kind, value, look)]
         events = list(look.raw_events)
-        if kind == "deal":
+        if kind == DEAL:
             return self._deal(value, events, look)
         if look.status == "gap" and not events:
             return [f"{self._move(value)}; {self._gap(look)}"]
@@ -88,7 +90,7 @@ class Teller:
 
     def _refused(self, kind: str, value: Any, look: Look) -> str:
         reason = SEAT.sub(lambda m: who(int(m.group(1))), look.reason)
-        if kind == "deal":
+        if kind == DEAL:
             return f"the {'game' if look.clause is None else 'deal'} is refused: {reason}"
         return f"{self._intent(value)} is refused: {reason} [{look.clause}]"
 

@@ -26,11 +26,12 @@ from typing import Any
 
 from loveletter_ref import Action
 from loveletter_ref.errors import RuleGapError
+from loveletter_ref.lockstep import DEAL, MOVE, Step
 from loveletter_ref.spec import Edition
 
 from .duel import neutral
-from .search import Game2, first_gap, seed_for
-from .witness import Step, Witness
+from .search import GamePlan, first_gap, seed_for
+from .witness import Witness
 
 NOT_ASKED = ("card", "tokens_to_win")
 """Rule kinds z3 is not asked about (see the module docstring)."""
@@ -148,7 +149,7 @@ def engine_reaches(silenced: Edition, key: str, players: list[int],
         tokens = _near_target(silenced, n) if near else None
         for i in range(games):
             rng = random.Random(seed_for(silenced.id, "cross-check", key, n, i))
-            game = Game2(n, 0, tokens, rng, [silenced], frozenset({card} if card else ()), frozenset())
+            game = GamePlan(n, 0, tokens, rng, [silenced], frozenset({card} if card else ()), frozenset())
             witness = first_gap(silenced, game)
             if witness is not None and witness.looks[-1][0].clause == key:
                 return witness
@@ -167,8 +168,8 @@ def _steps(replay: dict[str, Any], edition: Edition) -> tuple[int, list[Step], t
     """A z3 witness replay as steps (its actions are in `edition`'s own form)."""
     steps: list[Step] = []
     for round_ in replay["rounds"]:
-        steps.append(("deal", list(round_["deck"])))
-        steps += [("move", neutral(edition, replay["players"], Action.from_json(action)))
+        steps.append((DEAL, list(round_["deck"])))
+        steps += [(MOVE, neutral(edition, replay["players"], Action.from_json(action)))
                   for action in round_["actions"]]
     tokens = replay.get("tokens")
     return replay["players"], steps, None if tokens is None else tuple(tokens)

@@ -18,7 +18,7 @@ from loveletter_ref.spec import Edition
 
 from .differences import line_up
 from .duel import differ
-from .search import Budget, Game2, PairSearch, Run
+from .search import Budget, GamePlan, PairSearch, Run
 from .sides import Side, side_of
 from .witness import Witness, replay_looks
 
@@ -105,6 +105,6 @@ def _attributed(key: str, a: Side, b: Side, w: Witness, looks: list[Any]) -> boo
     sides = (a, b)
     search = PairSearch(a.edition, b.edition, diffs, Budget(), lambda s, k: sides[s].blend(sides[1 - s], k),
                         lambda s, k: sides[s].silenced(k), "verify")
-    game = Game2(w.players, w.first_player, w.tokens, random.Random(0), [a.edition])
+    game = GamePlan(w.players, w.first_player, w.tokens, random.Random(0), [a.edition])
     run = Run(game, list(w.steps[:len(looks)]), looks, w.diverged, True)
     return key in search.attribute(run, [key])

@@ -14,12 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loveletter_ref import Action
+from loveletter_ref.lockstep import DEAL, MOVE, Step
 from loveletter_ref.spec import Edition
 
-from .duel import Look, Move, Table, neutral
-
-Step = tuple[str, Any]
-"""("deal", [card names, top first]) or ("move", a neutral move)."""
+from .duel import Look, Table, neutral
 
 
 @dataclass
@@ -30,6 +28,7 @@ class Witness:
     first_player: int
     tokens: tuple[int, ...] | None
     steps: list[Step]
+    """Deals (`("deal", card names, top first)`) and neutral moves (`("move", move)`)."""
     diverged: int
     """Index of the first step after which the two games differ at all."""
     looks: list[tuple[Look, Look]] = field(default_factory=list, repr=False)
@@ -45,7 +44,7 @@ class Witness:
         table = Table(table_edition, self.players, self.first_player, self.tokens)
         out: list[dict[str, Any]] = []
         for kind, value in self.steps:
-            if kind == "deal":
+            if kind == DEAL:
                 out.append({"deck": list(value), "actions": []})
                 table.deal(value)
             else:
@@ -76,8 +75,8 @@ class Witness:
         """Read the stored form back (actions in `edition`'s form)."""
         steps: list[Step] = []
         for round_ in data["rounds"]:
-            steps.append(("deal", list(round_["deck"])))
-            steps += [("move", neutral(edition, data["players"], Action.from_json(a)))
+            steps.append((DEAL, list(round_["deck"])))
+            steps += [(MOVE, neutral(edition, data["players"], Action.from_json(a)))
                       for a in round_["actions"]]
         tokens = data.get("tokens")
         return cls(data["players"], data.get("first_player", 0),
@@ -91,7 +90,7 @@ def replay_looks(edition: Edition, players: int, first_player: int, tokens: Sequ
     table = Table(edition, players, first_player, tokens)
     looks: list[Look] = []
     for kind, value in steps:
-        if kind == "deal":
+        if kind == DEAL:
             looks.append(table.deal(value))
         elif table.phase is None and not (looks and looks[-1].trigger == value):
             break
@@ -100,8 +99,3 @@ def replay_looks(edition: Edition, players: int, first_player: int, tokens: Sequ
         if looks[-1].status == "gap" and looks[-1].trigger is None:
             break
     return looks
-
-
-def moves_of(steps: Sequence[Step]) -> list[Move]:
-    """The moves among some steps."""
-    return [value for kind, value in steps if kind == "move"]

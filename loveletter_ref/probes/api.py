@@ -1,9 +1,9 @@
 """The probes' programmatic interface: is a situation reachable in some round of a spec?
 
     from loveletter_ref.probes.api import check, clause_applies, query
-    verdict = check(load_spec("z-man-2019"), 3, clause_applies("baron.tie"), timeout=60)
-    verdict.status    # "unreachable" | "reachable" | "unknown"
-    verdict.witness   # {"edition", "players", "first_player", "rounds": [{"deck", "actions"}]}
+    answer = check(load_spec("z-man-2019"), 3, clause_applies("baron.tie"), timeout=60)
+    answer.status    # "unreachable" | "reachable" | "unknown"
+    answer.witness   # {"edition", "players", "first_player", "rounds": [{"deck", "actions"}]}
 
 The spec may be a rulebook reading: a silent clause is a rule gap, and the witness of
 `clause_applies(key)` for a silent clause makes the reference engine raise RuleGapError naming
@@ -21,11 +21,11 @@ from .catalogue import CATALOGUE, QUERIES, Query, query
 from .conditions import Condition, Happening, clause_applies, round_won_by
 from .layout import ProbeError
 from .playback import Playback
-from .prover import REACHABLE, UNKNOWN, UNREACHABLE, Prover, Verdict
+from .prover import REACHABLE, UNKNOWN, UNREACHABLE, ProbeAnswer, Prover
 from .unroll import RoundEncoding
 
 __all__ = ["CATALOGUE", "QUERIES", "REACHABLE", "UNKNOWN", "UNREACHABLE", "AnyOf", "Condition",
-           "ProbeError", "Query", "Verdict", "any_of", "check", "clause_applies", "prover", "query",
+           "ProbeAnswer", "ProbeError", "Query", "any_of", "check", "clause_applies", "prover", "query",
            "round_won_by"]
 
 _PROVERS: OrderedDict[tuple[int, int], tuple[Edition, Prover]] = OrderedDict()
@@ -45,7 +45,7 @@ def prover(edition: Edition, players: int) -> Prover:
     return made
 
 
-def check(edition: Edition, players: int, condition: Condition, timeout: float = 60.0) -> Verdict:
+def check(edition: Edition, players: int, condition: Condition, timeout: float = 60.0) -> ProbeAnswer:
     """Whether `condition` is reachable in some round of `edition` with `players` players.
 
     The answer covers every deal and every sequence of legal choices: `unreachable` is a proof,

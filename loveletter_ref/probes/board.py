@@ -43,12 +43,6 @@ def slot_at(hand: Sequence[Slot], index: BV) -> Slot:
     return out
 
 
-PHASES = ("start", "play", "respond", "after")
-"""When, within a turn, something happens: at its start (the turn's draw, part of the previous
-action), during the play action, during the target's answer to an offer, or as the turn ends
-(with its last action: the next player's turn, or the round's end)."""
-
-
 class KeepChoice(NamedTuple):
     """The keep decision's variables: the position kept, and the positions returned, in order."""
 

@@ -65,7 +65,7 @@ class BeyondModel(Condition):
 
 
 @dataclass
-class Verdict:
+class ProbeAnswer:
     """A probe's answer.
 
     `status` is ``unreachable`` (proved for every deal and every choice), ``reachable`` (with
@@ -91,7 +91,7 @@ class Verdict:
         return self.method != NOT_APPLICABLE
 
     def to_json(self) -> dict[str, Any]:
-        """The verdict as JSON-ready data."""
+        """The answer as JSON-ready data."""
         out: dict[str, Any] = {"condition": self.condition, "status": self.status, "method": self.method,
                                "seconds": round(self.seconds, 3)}
         for key in ("reason", "story", "witness", "problem"):
@@ -130,7 +130,7 @@ class Prover:
             self.build_seconds = time.perf_counter() - start
             return
         self.unmodelled = self.rnd.unmodelled
-        self._beyond: Verdict | None = None
+        self._beyond: ProbeAnswer | None = None
         self.lemmas: list[z3.BoolRef] = []
         self.step = RoundEncoding(self.layout, free=True)
         # Rules are the same from every seat, so the free turn's player may as well be seat 0.
@@ -144,73 +144,73 @@ class Prover:
         self.prove_invariant(INVARIANT_BUDGET)
         self.invariant_seconds = time.perf_counter() - start
 
-    def ask(self, condition: Condition, timeout: float, confirm: bool = True) -> Verdict:
+    def ask(self, condition: Condition, timeout: float, confirm: bool = True) -> ProbeAnswer:
         """Decide whether the condition is reachable, within `timeout` seconds of solver time (the
         encoding and the invariant, built once per prover, are not part of it)."""
         start = time.perf_counter()
         if self.setup_gap is not None:
-            verdict = self._without_round(condition)
+            answer = self._without_round(condition)
         else:
             reason = condition.applicable(self.layout)
             if reason:
-                verdict = Verdict(UNREACHABLE, condition.name, method=NOT_APPLICABLE, reason=reason)
+                answer = ProbeAnswer(UNREACHABLE, condition.name, method=NOT_APPLICABLE, reason=reason)
             elif self.unsupported is not None:
-                verdict = Verdict(UNKNOWN, condition.name, method=UNMODELLED,
+                answer = ProbeAnswer(UNKNOWN, condition.name, method=UNMODELLED,
                                   reason=f"the probes cannot encode this spec: {self.unsupported}")
             else:
-                verdict = self._honest(self._decide(condition, timeout), start + timeout)
-        if verdict.witness is not None:
-            verdict.story = story(self.edition, verdict.witness)
+                answer = self._honest(self._decide(condition, timeout), start + timeout)
+        if answer.witness is not None:
+            answer.story = story(self.edition, answer.witness)
             if confirm:
-                replayed = play(self.edition, verdict.witness)
-                verdict.problem = replayed.refused or condition.confirm(replayed)
-        verdict.seconds = time.perf_counter() - start
-        return verdict
+                replayed = play(self.edition, answer.witness)
+                answer.problem = replayed.refused or condition.confirm(replayed)
+        answer.seconds = time.perf_counter() - start
+        return answer
 
-    def _decide(self, condition: Condition, timeout: float) -> Verdict:
+    def _decide(self, condition: Condition, timeout: float) -> ProbeAnswer:
         """The cheapest answer, every solver call within what is left of `timeout` seconds."""
         deadline = time.perf_counter() + timeout
         proof = getattr(condition, "proof", None)
         if proof == "invariant" and self.invariant:
-            return Verdict(UNREACHABLE, condition.name, method=INDUCTION)
+            return ProbeAnswer(UNREACHABLE, condition.name, method=INDUCTION)
         if proof == "ranking" and self.invariant and self.pile_shrinks(left(deadline)):
-            return Verdict(UNREACHABLE, condition.name, method=RANKING)
+            return ProbeAnswer(UNREACHABLE, condition.name, method=RANKING)
         if not condition.bounded and self.invariant:
             quick = self._one_turn(condition, min(left(deadline) / 4, 20.0))
             if quick is not None:
                 return quick
-        verdict = self._search(condition, left(deadline))
-        if verdict.status == UNKNOWN:
-            verdict.reason = f"not decided in the {timeout:g} s allowed"
-        return verdict
+        answer = self._search(condition, left(deadline))
+        if answer.status == UNKNOWN:
+            answer.reason = f"not decided in the {timeout:g} s allowed"
+        return answer
 
     @property
     def unmodelled_ids(self) -> list[str]:
         """The ids of the clauses in `unmodelled`."""
         return [text.split(":", 1)[0] for text in self.unmodelled]
 
-    def _honest(self, verdict: Verdict, deadline: float) -> Verdict:
+    def _honest(self, answer: ProbeAnswer, deadline: float) -> ProbeAnswer:
         """An unreachable answer holds only when no round reaches a rule the encoding stops at
         instead of modelling it (decided by `deadline`); otherwise it is unknown, naming those rules."""
-        if verdict.status != UNREACHABLE or not self.unmodelled:
-            return verdict
+        if answer.status != UNREACHABLE or not self.unmodelled:
+            return answer
         if self._beyond is None or self._beyond.status == UNKNOWN:
             self._beyond = self._decide(BeyondModel(), left(deadline))
         if self._beyond.status == UNREACHABLE:
-            return verdict
+            return answer
         how = "a round can reach" if self._beyond.status == REACHABLE else "no proof that no round reaches"
-        return Verdict(UNKNOWN, verdict.condition, method=UNMODELLED,
+        return ProbeAnswer(UNKNOWN, answer.condition, method=UNMODELLED,
                        reason=f"{how} rules the probes do not model ({', '.join(self.unmodelled_ids)}), "
-                              f"so {verdict.method} proves nothing beyond them")
+                              f"so {answer.method} proves nothing beyond them")
 
-    def _without_round(self, condition: Condition) -> Verdict:
+    def _without_round(self, condition: Condition) -> ProbeAnswer:
         """With a silent setup rule no round is dealt: only that gap is reachable."""
         assert self.setup_gap is not None
         why = "is silent" if self.setup_gap.clause.silent else "does not fit the cards the spec names"
         witness = setup_witness(self.edition, self.players)
         if condition.confirm(play(self.edition, witness)) is None:
-            return Verdict(REACHABLE, condition.name, witness=witness)
-        return Verdict(UNREACHABLE, condition.name, method=NOT_APPLICABLE,
+            return ProbeAnswer(REACHABLE, condition.name, witness=witness)
+        return ProbeAnswer(UNREACHABLE, condition.name, method=NOT_APPLICABLE,
                        reason=f"no round can be dealt: {self.setup_gap.clause.id} {why}")
 
     def prove_invariant(self, timeout: float) -> bool:
@@ -252,7 +252,7 @@ class Prover:
         self.step_solver.pop()
         return answer == z3.unsat
 
-    def _one_turn(self, condition: Condition, timeout: float) -> Verdict | None:
+    def _one_turn(self, condition: Condition, timeout: float) -> ProbeAnswer | None:
         """Unreachable when impossible in one turn from any running Φ-state; else None.
 
         A situation that is a property of the state is assumed absent before the turn, and
@@ -261,7 +261,7 @@ class Prover:
         deadline = time.perf_counter() + timeout
         happenings = [h for h in condition.happenings(self.step) if not h.when.eq(FALSE)]
         if not happenings:
-            return Verdict(UNREACHABLE, condition.name, method=NO_RULE)
+            return ProbeAnswer(UNREACHABLE, condition.name, method=NO_RULE)
         before = condition.in_state(self.step, self.step.states[0])
         if before is not None:
             dealt = condition.in_state(self.rnd, self.rnd.states[0])
@@ -274,23 +274,23 @@ class Prover:
                              assume=[] if before is None else [z3.Not(before)])[0]
         if answer != z3.unsat:
             return None
-        return Verdict(UNREACHABLE, condition.name, method=ONE_TURN if before is None else INDUCTION)
+        return ProbeAnswer(UNREACHABLE, condition.name, method=ONE_TURN if before is None else INDUCTION)
 
-    def _search(self, condition: Condition, timeout: float) -> Verdict:
+    def _search(self, condition: Condition, timeout: float) -> ProbeAnswer:
         """Bounded search over the whole round: unsat is a proof, sat gives the witness."""
         happenings = [h for h in condition.happenings(self.rnd) if not h.when.eq(FALSE)]
         if not happenings:
-            return Verdict(UNREACHABLE, condition.name, method=NO_RULE)
+            return ProbeAnswer(UNREACHABLE, condition.name, method=NO_RULE)
         solver = z3.SolverFor("QF_FD")
         solver.add(*self.rnd.facts, *self.lemmas)
         answer, model = self._check(solver, self.rnd, condition, happenings, timeout, scoped=False)
         if answer == z3.sat:
             assert model is not None
             witness = extract(self.rnd, model, earliest(model, happenings), condition.uses_tokens)
-            return Verdict(REACHABLE, condition.name, witness=witness)
+            return ProbeAnswer(REACHABLE, condition.name, witness=witness)
         if answer == z3.unsat:
-            return Verdict(UNREACHABLE, condition.name)
-        return Verdict(UNKNOWN, condition.name)
+            return ProbeAnswer(UNREACHABLE, condition.name)
+        return ProbeAnswer(UNKNOWN, condition.name)
 
     def _check(self, solver: z3.Solver, rnd: RoundEncoding, condition: Condition, happenings: list[Happening],
                timeout: float, assume: list[z3.BoolRef] | None = None,

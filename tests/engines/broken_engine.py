@@ -23,7 +23,7 @@ import sys
 import time
 
 from llcheck.engines import ReferenceEngine
-from llcheck.protocol.server import Server
+from llcheck.engines.server import Server
 
 
 def send(message: dict) -> None:

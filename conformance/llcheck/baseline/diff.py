@@ -1,10 +1,12 @@
 """Replaying a baseline's cases and games on an engine, and the first step where one changed.
 
 Every unit is replayed from the inputs its records hold (the baseline needs neither the corpus
-nor the seeds it was drawn from), through an `Observer` asking for the capabilities the engine
-claimed both then and now. A record matches when the engine answers the same (a failure matches
-a failure, whatever its message); at the first record that does not, the unit has changed and
-the replay of that unit stops. A case that was skipped has changed once the engine can run it.
+nor the seeds it was drawn from): its records and the engine, through an `Observer` asking for
+the capabilities the engine claimed both then and now, are two sides in lockstep
+(`loveletter_ref.lockstep`). A record matches when the engine answers the same (a failure
+matches a failure, whatever its message); at the first record that does not, the unit has
+changed (its divergence: before is the expected value, after the actual one) and the replay of
+that unit stops. A case that was skipped has changed once the engine can run it.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+from loveletter_ref.lockstep import Answers, Divergence, Lockstep, first_index
+
 from ..engines.base import Hello
-from ..harness.results import describe_action
 from .delta import apply_change, same
-from .observe import APPLY, NEXT_ROUND, Json, canonical, seen_from_hidden, view_after
+from .observe import APPLY, NEXT_ROUND, Json, Observer, canonical, is_deal, seen_from_hidden, view_after
 from .record import EngineSlot
 from .store import Unit
 
@@ -26,38 +29,21 @@ SAME, CHANGED, NOT_RUN = "same", "changed", "not_run"
 """How a unit compares: as recorded; changed (with the first change); not run (no engine)."""
 
 
-@dataclass(frozen=True)
-class Change:
-    """The first step at which a unit's answers differ from its baseline: where, what, before, after.
+def where(change: Divergence) -> str:
+    """`round 1, step 3 (Guard on 1 naming Priest)`, `round 2, deal`, or `the case` (round None: a
+    change of the whole unit, a skipped case now runnable)."""
+    return "the case" if change.round is None else change.where()
 
-    `round` and `step` are None for a change of the whole unit (a skipped case now runnable).
-    """
 
-    round: int | None
-    step: int | None
-    inputs: Json | None
-    parts: tuple[str, ...]
-    detail: str
-    before: Any
-    after: Any
+def parts_of(change: Divergence) -> tuple[str, ...]:
+    """Everything that differs at a change: `events`, `state.hands`, `view 1.log`, ..."""
+    return (change.what, *change.also)
 
-    def where(self) -> str:
-        """`round 1, step 3 (Guard on 1 naming Priest)`, `round 2, deal`, or `the case`."""
-        if self.round is None:
-            return "the case"
-        if not self.step:
-            return f"round {self.round}, deal"
-        action = (self.inputs or {}).get(APPLY)
-        return f"round {self.round}, step {self.step}" + (f" ({describe_action(action)})" if action else "")
 
-    def what(self) -> str:
-        """What differs, grouped: `events, state (hands, eliminated), views 0, 1 (log)`."""
-        return summary(self.parts)
-
-    def to_json(self) -> Json:
-        """The JSON report form."""
-        return {"round": self.round, "step": self.step, "input": self.inputs, "what": list(self.parts),
-                "detail": self.detail, "before": self.before, "after": self.after}
+def change_json(change: Divergence, inputs: Json | None) -> Json:
+    """The JSON report form of a change, with the input that made it (None for the whole unit)."""
+    return {"round": change.round, "step": change.step, "input": inputs, "what": list(parts_of(change)),
+            "detail": change.detail, "before": change.expected, "after": change.actual}
 
 
 def summary(parts: tuple[str, ...] | list[str]) -> str:
@@ -83,13 +69,15 @@ def summary(parts: tuple[str, ...] | list[str]) -> str:
 
 @dataclass
 class Outcome:
-    """How one unit compares with its baseline."""
+    """How one unit compares with its baseline: for a changed one, the first change and the input
+    that made it."""
 
     unit: Unit
     status: str
-    change: Change | None = None
+    change: Divergence | None = None
     message: str = ""
     seconds: float = 0.0
+    inputs: Json | None = None
 
 
 @dataclass
@@ -111,14 +99,17 @@ class Replayer:
             outcome = self._skipped(unit, unit.skipped)
         else:
             observer = slot.observer(self.recorded - self.dropped)
+            records = unit.records
+            steps = Lockstep(Answers(map(self._without_dropped, records)), _Engine(observer))
             outcome = Outcome(unit, SAME)
-            for index, record in enumerate(unit.records):
-                want = self._without_dropped(record)
-                now = observer.send(record["in"])
+            for index, record in enumerate(records):
+                inputs = record["in"]
+                want, now = steps.deal(inputs) if is_deal(inputs) else steps.act(inputs)
                 if _key(want) != _key(now):
-                    before = _whole(unit.records[:index + 1], self.dropped)
+                    before = _whole(records[:index + 1], self.dropped)
                     after = {"state": observer.state, "views": observer.views}
-                    outcome = Outcome(unit, CHANGED, first_change(record, want, now, before, after))
+                    outcome = Outcome(unit, CHANGED, first_change(record, want, now, before, after),
+                                      inputs=inputs)
                     break
             slot.release(observer)
         outcome.seconds = time.perf_counter() - began
@@ -130,10 +121,10 @@ class Replayer:
         if self.edition not in self.hello.editions or missing:
             return Outcome(unit, SAME)
         reason = skipped["reason"]
-        return Outcome(unit, CHANGED, Change(
-            None, None, None, ("skipped",),
-            f"recorded as skipped ({reason}); the engine can run it now: record the baseline again to pin it",
-            {"skipped": reason}, {"skipped": None}))
+        detail = (f"recorded as skipped ({reason}); the engine can run it now: record the baseline again "
+                  "to pin it")
+        return Outcome(unit, CHANGED, Divergence(None, None, "skipped", {"skipped": reason},
+                                                 {"skipped": None}, detail))
 
     def _without_dropped(self, record: Json) -> Json:
         """The record without what a capability the engine no longer claims gave (views whose logs
@@ -145,6 +136,20 @@ class Replayer:
             events = out.get("events")
             out["views"] = {seat: seen_from_hidden(delta, events) for seat, delta in out["views"].items()}
         return {**record, "out": {k: v for k, v in out.items() if k not in self.dropped}}
+
+
+class _Engine:
+    """The engine, through its observer, as the second side of a replay: every input is sent as
+    it was recorded, and answered with a record."""
+
+    def __init__(self, observer: Observer):
+        self.observer = observer
+
+    def deal(self, inputs: Json, /) -> Json:
+        return self.observer.send(inputs)
+
+    def act(self, inputs: Json, /) -> Json:
+        return self.observer.send(inputs)
 
 
 def show(value: Any, limit: int | None = None) -> str:
@@ -174,8 +179,9 @@ def _whole(records: list[Json], dropped: Collection[str]) -> Json:
     return {"state": state, "views": views}
 
 
-def first_change(record: Json, want: Json, now: Json, before: Json, after: Json) -> Change:
-    """Describe how `now` differs from the recorded `want` (both for the same input)."""
+def first_change(record: Json, want: Json, now: Json, before: Json, after: Json) -> Divergence:
+    """How `now` differs from the recorded `want` (both for the same input), at the place the
+    record names: the first part that differs, and the others."""
     found = _failure(want, now) or _accepted(want, now)
     parts = [found] if found else []
     old, new = want.get("out") or {}, now.get("out") or {}
@@ -186,7 +192,10 @@ def first_change(record: Json, want: Json, now: Json, before: Json, after: Json)
     if not parts:
         parts = [("answer", "the answer is written differently", old, new)]
     at = record["at"]
-    return Change(at["round"], at["step"], record["in"], tuple(p[0] for p in parts), *parts[0][1:])
+    what, detail, old_value, new_value = parts[0]
+    action = record["in"].get(APPLY) or None
+    return Divergence(at["round"], at["step"], what, old_value, new_value, detail, action,
+                      also=tuple(p[0] for p in parts[1:]))
 
 
 Part = tuple[str, str, Any, Any]
@@ -219,15 +228,9 @@ def _events(old: Json, new: Json) -> list[Part]:
         return []
     if not (isinstance(before, list) and isinstance(after, list)):
         return [("events", f"before {show(before, 120)}, after {show(after, 120)}", before, after)]
-    index = _first_change(before, after)
+    index = first_index(before, after, same)
     detail = f"event {index + 1}: before {_at(before, index)}, after {_at(after, index)}"
     return [("events", detail, before, after)]
-
-
-def _first_change(before: list[Any], after: list[Any]) -> int:
-    """The first position where two lists differ by `same` (the shorter length if one is a prefix)."""
-    return next((i for i, (a, b) in enumerate(zip(before, after, strict=False)) if not same(a, b)),
-                min(len(before), len(after)))
 
 
 def _at(items: list[Any], index: int) -> str:
@@ -254,7 +257,7 @@ def _item_detail(key: str, before: Any, after: Any) -> str:
     says it for events: long lists otherwise read the same up to where a line is cut."""
     if not (isinstance(before, list) and isinstance(after, list)):
         return ""
-    index = _first_change(before, after)
+    index = first_index(before, after, same)
     return f"{key} item {index + 1}: before {_at(before, index)}, after {_at(after, index)}"
 
 

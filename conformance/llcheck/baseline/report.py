@@ -10,9 +10,10 @@ import shlex
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
+from ..harness.junit import clean
 from .checking import FileOutcome, no_longer_claimed
 from .delta import Json
-from .diff import CHANGED, NOT_RUN, SAME, Outcome, show
+from .diff import CHANGED, NOT_RUN, SAME, Outcome, change_json, parts_of, show, where
 from .diff import summary as parts_summary
 
 WIDTH = 160
@@ -69,11 +70,11 @@ def _unit(outcome: Outcome, replay: str) -> list[str]:
     lines = [f"{LABELS[outcome.status]} {unit.kind} {unit.id}"]
     change = outcome.change
     if change is not None:
-        lines.append(f"  {change.where()}: {change.what()}")
+        lines.append(f"  {where(change)}: {parts_summary(parts_of(change))}")
         if change.detail:
             lines.append(f"    {change.detail}")
-        lines.append(f"    before: {show(change.before, WIDTH)}")
-        lines.append(f"    after:  {show(change.after, WIDTH)}")
+        lines.append(f"    before: {show(change.expected, WIDTH)}")
+        lines.append(f"    after:  {show(change.actual, WIDTH)}")
     elif outcome.message:
         lines.append(f"  {outcome.message}")
     lines.append(f"  replay: {replay}")
@@ -113,18 +114,18 @@ def _file_json(done: FileOutcome, base: str, record: Record) -> Json:
 
 
 def _unit_json(outcome: Outcome, replay: str) -> Json:
+    change = outcome.change
     out: Json = {"id": outcome.unit.id, "kind": outcome.unit.kind, "status": outcome.status,
                  "seconds": round(outcome.seconds, 6), "message": outcome.message,
-                 "change": outcome.change.to_json() if outcome.change is not None else None,
+                 "change": change_json(change, outcome.inputs) if change is not None else None,
                  "replay": replay if outcome.status != SAME else None}
     return out
 
 
-def junit_suites(section: list[Json], clean: Callable[[str], str]) -> list[ET.Element]:
+def junit_suites(section: list[Json]) -> list[ET.Element]:
     """One `<testsuite name="baseline/EDITION">` per file, one `<testcase>` per case or game.
 
-    A changed unit is a `<failure type="baseline_changed">`, one not run an `<error>`; `clean`
-    makes text safe for XML.
+    A changed unit is a `<failure type="baseline_changed">`, one not run an `<error>`.
     """
     suites = []
     for done in section:
@@ -142,12 +143,12 @@ def junit_suites(section: list[Json], clean: Callable[[str], str]) -> list[ET.El
             ET.SubElement(case, "failure", message=clean(message), type="baseline_changed").text = clean(
                 f"{message}\nto accept this change on purpose: {done['update']}")
         for unit in units:
-            suite.append(_testcase(done, unit, clean))
+            suite.append(_testcase(done, unit))
         suites.append(suite)
     return suites
 
 
-def _testcase(done: Json, unit: Json, clean: Callable[[str], str]) -> ET.Element:
+def _testcase(done: Json, unit: Json) -> ET.Element:
     case = ET.Element("testcase", classname=f"baseline.{done['edition']}.{unit['kind']}",
                       name=clean(unit["id"]), time=f"{unit['seconds']:.6f}", file=clean(done["file"]))
     if unit["status"] == CHANGED:

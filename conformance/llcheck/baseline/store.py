@@ -35,10 +35,6 @@ FORMAT = "llcheck-baseline"
 VERSION = 1
 """The format version this llcheck writes and reads."""
 
-UNIT_KINDS = ("case", "game")
-"""A unit is a corpus case (replayed as written) or a random game (drawn from a seed)."""
-
-
 MERGE_MARKERS = ("<<<<<<<", "|||||||", "=======", ">>>>>>>")
 """How the lines git writes around a merge conflict begin."""
 

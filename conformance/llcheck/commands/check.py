@@ -24,7 +24,7 @@ from typing import IO, Any
 
 from loveletter_ref.spec import Edition, known_specs, load_spec
 
-from .. import exitcodes
+from .. import campaigns, exitcodes
 from ..arguments import seconds
 from ..baseline import checking as baseline
 from ..baseline import report as baseline_report
@@ -35,9 +35,7 @@ from ..engines import options as engine_options
 from ..engines.loader import Impl, engine_factory, serve_command, start_failure
 from ..engines.pipes import printable
 from ..errors import UsageError
-from ..harness import campaigns
 from ..harness.cases import STATUSES, Case, load_corpus, readings
-from ..harness.interrupts import StopSignals
 from ..harness.junit import junit_xml
 from ..harness.known import KnownFailures
 from ..harness.report import Report, ResultsStream, RunInfo, open_output, write_json
@@ -45,6 +43,7 @@ from ..harness.results import BAD, ERRORED, FAILED, UNEXPECTED_PASS, Result, Tal
 from ..harness.runner import run_cases
 from ..harness.select import DEFAULT_GROUPS, Selection
 from ..harness.text import text_report
+from ..interrupts import StopSignals
 from ..progress import Progress
 from ..specs import as_described
 
@@ -265,7 +264,7 @@ def _check_writable(option: str, path: str) -> None:
 
 def _write_junit(out: IO[str], report: Report) -> None:
     with out:
-        out.write(junit_xml(report).decode("utf-8"))
+        out.write(junit_xml(report, baseline_report.junit_suites(report.baseline or [])).decode("utf-8"))
 
 
 class _Replay:

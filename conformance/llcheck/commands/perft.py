@@ -24,7 +24,7 @@ from ..engines.base import Engine, EngineFailure
 from ..engines.guard import described
 from ..engines.loader import REFERENCE, open_engine, start_failure
 from ..errors import UsageError
-from ..harness.interrupts import StopSignals
+from ..interrupts import StopSignals
 from ..perft import (
     Branch,
     Comparison,
@@ -220,7 +220,7 @@ def _print_comparison(result: Comparison, as_json: bool) -> None:
     for line in divide_lines(result.reference_divide, result.engine_divide):
         print(f"  {line}")
     if result.divergence is not None:
-        print("first node where they disagree, " + result.divergence.describe())
+        print("first node where they disagree, " + result.disagreement())
 
 
 def divide_lines(reference: list[Branch[Any]], engine: list[Branch[Any]]) -> list[str]:
@@ -259,7 +259,7 @@ def _comparison_json(result: Comparison) -> dict[str, Any]:
         out["first_difference"] = result.first_difference
         out["divide"] = divide_lines(result.reference_divide, result.engine_divide)
         if result.divergence is not None:
-            out["divergence"] = {"path": result.divergence.path, "message": result.divergence.message}
+            out["divergence"] = {"path": result.path, "message": result.divergence.detail}
     return out
 
 

@@ -19,7 +19,7 @@ from loveletter_ref.probes.api import prover as cached_prover
 from loveletter_ref.probes.catalogue import QUERIES
 from loveletter_ref.probes.conditions import clause_applies
 from loveletter_ref.probes.layout import ProbeError
-from loveletter_ref.probes.prover import NOT_APPLICABLE, UNREACHABLE, Prover, Verdict
+from loveletter_ref.probes.prover import NOT_APPLICABLE, UNREACHABLE, ProbeAnswer, Prover
 from loveletter_ref.probes.unroll import encodable
 from loveletter_ref.spec import OPTIONAL_GENERAL_IDS, Edition, known_specs
 
@@ -104,11 +104,11 @@ def has_clause(edition: Edition, key: str) -> bool:
     return edition.clause_by_key(key) is not None or key in OPTIONAL_GENERAL_IDS.values()
 
 
-def _clause(prover: Prover, key: str, timeout: float) -> Verdict:
+def _clause(prover: Prover, key: str, timeout: float) -> ProbeAnswer:
     """Where a game first needs the clause `key`; not applicable to a spec without it."""
     if has_clause(prover.edition, key):
         return prover.ask(clause_applies(key), timeout)
-    return Verdict(UNREACHABLE, f"{CLAUSE}{key}", method=NOT_APPLICABLE,
+    return ProbeAnswer(UNREACHABLE, f"{CLAUSE}{key}", method=NOT_APPLICABLE,
                    reason=f"{prover.edition.id} has no clause {key}")
 
 

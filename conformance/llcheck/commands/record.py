@@ -33,7 +33,7 @@ from ..engines.loader import engine_factory, start_failure
 from ..engines.pipes import printable
 from ..errors import UsageError
 from ..harness.cases import STATUSES, load_corpus
-from ..harness.interrupts import StopSignals
+from ..interrupts import StopSignals
 from ..progress import Progress
 
 DEFAULT_GAMES = 2

@@ -16,8 +16,8 @@ from .. import exitcodes
 from ..engines import Engine, EngineFailure, ReferenceEngine
 from ..engines.loader import PYTHON_PREFIX, REFERENCE, open_engine
 from ..engines.pipes import printable
+from ..engines.server import serve
 from ..errors import UsageError
-from ..protocol.server import serve
 from ..specs import edition_arg, parse_choices, version_choices
 
 

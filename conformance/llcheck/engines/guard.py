@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from loveletter_ref.errors import with_article
 
-from ..harness.interrupts import real_interrupt
+from ..interrupts import real_interrupt
 from .base import Engine, EngineFailure, Hello, Json, Reply, known_capabilities
 from .pipes import printable
 

@@ -4,9 +4,10 @@ After each deal and each action the engine's events (capability `events`) and st
 the reference's; before each decision its legal actions (capability `legal_actions`) must be the
 reference's as a set; an illegal action must be refused with the state left unchanged; at the
 end of each round (and wherever play stops) a player's view (capability `views`) must be the
-reference's. The first difference raises `Divergence`, which names the suspected clauses and,
-like a failed case, says where it is with expected and actual. Keys the formats do not define
-are left out of every comparison (`harness.compare.comparable`).
+reference's. The first difference raises `Found`, whose divergence names the suspected clauses
+and, like a failed case, says where it is with expected and actual. Keys the formats do not
+define are left out of every comparison (`harness.compare.comparable`), but a view must carry
+none: a card the player has not seen may hide in one.
 """
 
 from __future__ import annotations
@@ -18,40 +19,21 @@ from typing import Any, NoReturn
 from loveletter_ref import Action, Game, Phase
 from loveletter_ref.engine import view
 from loveletter_ref.errors import IllegalActionError
+from loveletter_ref.lockstep import Divergence, Lockstep, Parted, Trail, compact, first_index, unmatched
 from loveletter_ref.spec import Edition
 
 from ..engines.base import Engine, EngineFailure, Json, Reply
 from ..engines.guard import AdapterFailure, adapters_own, raised
 from ..engines.reference import action_json
-from ..harness.blame import (
-    card_clauses,
-    event_suspects,
-    first_index,
-    kinds_clauses,
-    named_clause,
-    state_suspects,
-    unique,
-)
+from ..harness.blame import card_clauses, event_suspects, kinds_clauses, named_clause, state_suspects, unique
 from ..harness.compare import MISSING, comparable, comparable_events, format_keys, without_clauses
-from ..harness.results import Divergence as Point
-from ..harness.results import compact
 from ..perft import action_key, action_label
 
 LIVE = (Phase.PLAY, Phase.KEEP, Phase.RESPOND)
 """Phases in which a decision is due."""
 
-
-class Divergence(Exception):
-    """The engine and the reference disagree. `kind` says about what, `clauses` who is suspected,
-    `point` where, with expected and actual (None for an engine that failed)."""
-
-    def __init__(self, kind: str, message: str, clauses: list[str]):
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
-        self.clauses = clauses
-        self.point: Point | None = None
-        self.record: Record | None = None
+ENGINE = "engine"
+"""The kind of a difference where the engine failed to answer at all."""
 
 
 @dataclass
@@ -64,17 +46,49 @@ class Step:
 
 @dataclass
 class Record:
-    """What was played, to rebuild the game: per round its deck and the steps sent."""
+    """What was played, to rebuild the game: the setup, and the trail of the decks and steps sent."""
 
     players: int
     first_player: int
     tokens: tuple[int, ...] | None
-    rounds: list[tuple[list[str], list[Step]]] = field(default_factory=list)
+    trail: Trail = field(default_factory=Trail)
+
+    @property
+    def rounds(self) -> list[tuple[list[str], list[Step]]]:
+        """Per round, its deck and the steps sent."""
+        return self.trail.rounds()
 
     @property
     def where(self) -> str:
         """`round R, step S` of the last step recorded (step 0: the deal)."""
-        return f"round {len(self.rounds)}, step {len(self.rounds[-1][1])}"
+        return f"round {self.trail.round}, step {self.trail.step}"
+
+
+class Found(Parted):
+    """The engine and the reference disagree: where and how (the divergence, with the suspected
+    clauses), the `kind` of answer that differs (`deal`, `accepted`, `refused`, `events`, `state`,
+    `legal_actions`, `views`, or `engine` when the engine failed), and what was played."""
+
+    def __init__(self, divergence: Divergence, kind: str, record: Record):
+        super().__init__(divergence)
+        self.kind = kind
+        self.record = record
+
+    @property
+    def message(self) -> str:
+        """The difference in one line."""
+        return self.divergence.detail
+
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        """The suspected clauses, most likely first."""
+        return self.divergence.clauses
+
+    @property
+    def point(self) -> Divergence | None:
+        """The divergence as a failed case reports it; None where the engine failed (nothing to
+        set against what the reference did)."""
+        return None if self.kind == ENGINE else self.divergence
 
 
 def strip_view(seen: Json) -> Json:
@@ -83,8 +97,53 @@ def strip_view(seen: Json) -> Json:
     return {**seen, "log": without_clauses(log)} if isinstance(log, list) else seen
 
 
-class Lockstep:
-    """Drives an engine and a reference `Game` through the same game, comparing as they go."""
+class _Reference:
+    """The reference game as the first side: a deal starts its next round, a legal action is
+    applied unchecked (it was chosen among the legal ones), an illegal probe changes nothing."""
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    def deal(self, deck: list[str], /) -> list[Json]:
+        return self.game.start_round(deck)
+
+    def act(self, step: Step, /) -> list[Json]:
+        return [] if step.probe else self.game.apply_unchecked(step.action)
+
+
+class _Engine:
+    """The engine under test as the second side: its first deal starts the game, each later one
+    deals the next round, and every step is sent as its action's JSON form, through `ask` (which
+    makes a failure a difference)."""
+
+    def __init__(self, engine: Engine, ask: Callable[..., Any], edition: str, players: int,
+                 first_player: int, tokens: Sequence[int] | None):
+        self.engine = engine
+        self.ask = ask
+        self.setup = (edition, players, first_player, tokens)
+        self.started = False
+
+    def deal(self, deck: list[str], /) -> Reply:
+        if self.started:
+            return self.ask(self.engine.next_round, list(deck))
+        self.started = True
+        edition, players, first_player, tokens = self.setup
+        return self.ask(self.engine.start, edition, players, list(deck), first_player, tokens)
+
+    def act(self, step: Step, /) -> Reply:
+        action = step.action
+        return self.ask(self.engine.apply, dict(action_json(action)), card=action.card)
+
+
+def _shown(step: Step) -> Json:
+    return dict(action_json(step.action))
+
+
+Steps = Lockstep[list[str], Step, list[Json], Reply]
+
+
+class Differential:
+    """Drives an engine and a reference `Game` through the same game in lockstep, comparing as they go."""
 
     def __init__(self, engine: Engine, edition: Edition, players: int, ignore: Collection[str] = ()):
         self.engine = engine
@@ -95,12 +154,20 @@ class Lockstep:
         self.check_legal = "legal_actions" in caps
         self.check_events = "events" in caps
         self.check_views = "views" in caps
-        self.state_keys = format_keys()["state"]
+        keys = format_keys()
+        self.state_keys = keys["state"]
+        self.view_keys = keys["view"]
         self.reference: Game = Game(edition, players)
-        self.record = Record(players, 0, None)
+        self.steps = self._lockstep(0, None)
+        self.record = Record(players, 0, None, self.steps.trail)
         self.state: Json = {}
         self.expected: Json | None = None
         """The reference's state as last compared (None once the reference has moved on)."""
+
+    def _lockstep(self, first_player: int, tokens: Sequence[int] | None) -> Steps:
+        return Lockstep(_Reference(self.reference),
+                        _Engine(self.engine, self._call, self.edition.id, self.players, first_player, tokens),
+                        _shown)
 
     # -- dealing ---------------------------------------------------------------------------
 
@@ -108,18 +175,17 @@ class Lockstep:
         """Start a game on both sides and compare the deal."""
         self.reference = Game(self.edition, self.players, first_player=first_player, tokens=tokens)
         self.expected = None
-        self.record = Record(self.players, first_player, tuple(tokens) if tokens is not None else None)
-        self.record.rounds.append((list(deck), []))
-        want = self.reference.start_round(deck)
-        reply = self._call(self.engine.start, self.edition.id, self.players, deck, first_player, tokens)
+        self.steps = self._lockstep(first_player, tokens)
+        self.record = Record(self.players, first_player, tuple(tokens) if tokens is not None else None,
+                             self.steps.trail)
+        want, reply = self.steps.deal(deck)
         self._dealt(reply, want)
 
     def next_round(self, deck: list[str]) -> None:
         """Deal the next round on both sides and compare."""
-        self.record.rounds.append((list(deck), []))
         self.expected = None
-        want = self.reference.start_round(deck)
-        self._dealt(self._call(self.engine.next_round, deck), want)
+        want, reply = self.steps.deal(deck)
+        self._dealt(reply, want)
 
     def _dealt(self, reply: Reply, want: list[Json]) -> None:
         if not reply.accepted:
@@ -152,21 +218,19 @@ class Lockstep:
         return legal
 
     def _compare_sets(self, want: list[Json], got: list[Json]) -> None:
-        want_keys = {action_key(a): a for a in want}
-        got_keys = {action_key(comparable("action", a)): a for a in got if isinstance(a, dict)}
-        if want_keys.keys() == got_keys.keys() and len(got) == len(got_keys):
+        listed = [a for a in got if isinstance(a, dict)]
+        apart = unmatched(want, listed, action_key, lambda a: action_key(comparable("action", a)))
+        if not apart and len(got) == len(listed):
             return
-        missing = [want_keys[k] for k in want_keys if k not in got_keys]
-        extra = [got_keys[k] for k in got_keys if k not in want_keys]
         parts = []
-        if missing:
-            parts.append("legal but not listed: " + ", ".join(action_label(a) for a in missing))
-        if extra:
-            parts.append("listed but illegal: " + ", ".join(action_label(a) for a in extra))
-        if len(got) != len(got_keys):
+        if apart.missing:
+            parts.append("legal but not listed: " + ", ".join(action_label(a) for a in apart.missing))
+        if apart.extra:
+            parts.append("listed but illegal: " + ", ".join(action_label(a) for a in apart.extra))
+        if apart.repeated or len(got) != len(listed):
             parts.append("the list repeats actions")
-        suspects = [c for a in extra for c in self._illegal_because(a)]
-        suspects += [c for a in missing for c in card_clauses(self.edition, a.get("card"))]
+        suspects = [c for a in apart.extra for c in self._illegal_because(a)]
+        suspects += [c for a in apart.missing for c in card_clauses(self.edition, a.get("card"))]
         self._fail("legal_actions", f"legal actions differ: {'; '.join(parts)}", unique(suspects),
                    ("legal_actions", want, got))
 
@@ -190,8 +254,7 @@ class Lockstep:
         clause = self._refusal(action)
         if clause is None:
             return False
-        self.record.rounds[-1][1].append(Step(action, probe=True))
-        reply = self._call(self.engine.apply, dict(action_json(action)), card=action.card)
+        _, reply = self.steps.act(Step(action, probe=True))
         if reply.accepted:
             self._fail("accepted", f"the engine accepted the illegal action {action.describe()}", clause,
                        ("action accepted", "refused", "accepted"))
@@ -206,10 +269,8 @@ class Lockstep:
 
     def play(self, action: Action) -> None:
         """Apply a legal action on both sides and compare."""
-        self.record.rounds[-1][1].append(Step(action))
         self.expected = None
-        want = self.reference.apply_unchecked(action)
-        reply = self._call(self.engine.apply, dict(action_json(action)), card=action.card)
+        want, reply = self.steps.act(Step(action))
         if not reply.accepted:
             named = named_clause(self.edition, reply.clause)
             suspects = unique(named + card_clauses(self.edition, action.card))
@@ -219,12 +280,17 @@ class Lockstep:
         self._compare(reply, want, action)
 
     def compare_view(self, seat: int) -> None:
-        """A player's view must be the reference's."""
+        """A player's view must be the reference's, and carry no key the formats do not define."""
         if not self.check_views:
             return
         want = view(self.reference, seat, self.expected)
         got = self._call(self.engine.view, seat)
         if got != want:
+            undefined = [key for key in got if key not in self.view_keys] if isinstance(got, dict) else []
+            if undefined:
+                key = undefined[0]
+                self._fail("views", f"views carry undefined key {key} (player {seat}'s view)", [],
+                           (f"view {seat}.{key}", None, got[key]))
             want, got = comparable("view", want), comparable("view", got)
         if got != want:
             keys = sorted(k for k in set(want) | set(got) if want.get(k) != got.get(k))
@@ -275,26 +341,22 @@ class Lockstep:
         try:
             return request(*args)
         except AdapterFailure as exc:  # the message says what the adapter raised
-            self._fail("engine", str(exc), card_clauses(self.edition, card))
+            self._fail(ENGINE, str(exc), card_clauses(self.edition, card))
         except EngineFailure as exc:
-            self._fail("engine", f"the engine failed: {exc}", card_clauses(self.edition, card))
+            self._fail(ENGINE, f"the engine failed: {exc}", card_clauses(self.edition, card))
         except BaseException as exc:  # an in-process adapter's own error (sys.exit() too): the engine failed
             if not adapters_own(exc):
                 raise
-            self._fail("engine", raised(exc), card_clauses(self.edition, card))
+            self._fail(ENGINE, raised(exc), card_clauses(self.edition, card))
 
     def _fail(self, kind: str, message: str, clauses: list[str],
               point: tuple[str, Any, Any] | None = None) -> NoReturn:
-        """Raise the Divergence; `point` is (what, expected, actual) as a failed case reports them."""
-        problem = Divergence(kind, message, clauses or kinds_clauses(self.edition, ("turn_play",)))
-        problem.record = self.record
-        if point is not None:
-            what, expected, actual = point
-            steps = self.record.rounds[-1][1] if self.record.rounds else []
-            action = dict(action_json(steps[-1].action)) if steps else None
-            problem.point = Point(len(self.record.rounds), len(steps), what, expected,
-                                  None if actual is MISSING else actual, message, action)
-        raise problem
+        """Raise Found; `point` is (what, expected, actual) as a failed case reports them (none
+        where the engine failed)."""
+        what, expected, actual = point if point is not None else (kind, None, None)
+        divergence = self.steps.part(what, expected, None if actual is MISSING else actual, message,
+                                     clauses or kinds_clauses(self.edition, ("turn_play",)))
+        raise Found(divergence, kind, self.record)
 
 
 def _at(events: list[Json], i: int) -> str:

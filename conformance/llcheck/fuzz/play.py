@@ -17,7 +17,7 @@ from loveletter_ref import Action, Game, Phase
 from loveletter_ref.engine.actions import KEEP, PLAY
 from loveletter_ref.spec import Edition
 
-from .lockstep import Lockstep
+from .lockstep import Differential
 
 PROBE_ODDS = 6
 """One decision in this many also sends an illegal action first (which must be refused)."""
@@ -71,7 +71,7 @@ class Tally:
     """Games stopped where the reference's rules are silent (a reading's silences)."""
 
 
-def play_game(step: Lockstep, horizon: int, tape: Tape, tally: Tally) -> None:
+def play_game(step: Differential, horizon: int, tape: Tape, tally: Tally) -> None:
     """Play one game in lockstep, as the tape decides, sending at most `horizon` actions."""
     edition, players = step.edition, step.players
     deck = _deck(edition, players)
@@ -104,7 +104,7 @@ def _deck(edition: Edition, players: int) -> tuple[str, ...]:
     return tuple(names[c] for c in edition.deck(players))
 
 
-def _decide(step: Lockstep, tape: Tape, tally: Tally) -> None:
+def _decide(step: Differential, tape: Tape, tally: Tally) -> None:
     legal = step.legal()
     if tape.choose(PROBE_ODDS) == PROBE_ODDS - 1:
         probe = near_miss(step.reference, legal, tape)

@@ -20,7 +20,7 @@ from loveletter_ref.spec.schema import pointer_text, validator_for
 from ..engines.base import Json
 from ..harness.compare import without_clauses
 from ..paths import conformance_dir
-from .lockstep import LIVE, Divergence, Record, strip_view
+from .lockstep import LIVE, Found, Record, strip_view
 
 NEEDS = {"legal_actions": "legal_actions", "events": "events", "views": "views"}
 """Difference kind -> the capability a case needs to see it."""
@@ -41,9 +41,8 @@ def _fresh(edition: Edition, record: Record) -> Game:
     return Game(edition, record.players, first_player=record.first_player, tokens=record.tokens)
 
 
-def case_of(edition: Edition, found: Divergence, seed: int) -> Json:
+def case_of(edition: Edition, found: Found, seed: int) -> Json:
     """A conformance case that reproduces the difference."""
-    assert found.record is not None
     record = found.record
     game = _fresh(edition, record)
     rounds: list[Json] = []
@@ -64,7 +63,7 @@ def case_of(edition: Edition, found: Divergence, seed: int) -> Json:
     case: Json = {
         "id": f"fuzz/{edition.id}/{record.players}p-{digest}",
         "description": f"Found by differential fuzzing (seed {seed}): {found.message}",
-        "clauses": found.clauses,
+        "clauses": list(found.clauses),
         "tags": ["fuzz", found.kind.replace("_", "-")],
         "edition": edition.id,
         "players": record.players,

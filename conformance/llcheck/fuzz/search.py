@@ -24,12 +24,12 @@ from hypothesis import strategies as st
 from hypothesis.errors import Flaky
 
 from loveletter_ref.errors import RuleGapError
+from loveletter_ref.lockstep import Divergence
 from loveletter_ref.spec import Edition, load_spec
 
 from ..engines.base import Engine, EngineFailure
 from ..errors import UsageError
-from ..harness.results import Divergence as Point
-from .lockstep import Divergence, Lockstep
+from .lockstep import ENGINE, Differential, Found
 from .play import Tally, Tape, play_game
 from .saved import case_of, replay_of, save_case
 
@@ -74,7 +74,7 @@ class FuzzResult:
     rounds: int = 0
     seconds: float = 0.0
     tally: Tally = field(default_factory=Tally)
-    divergence: Point | None = None
+    divergence: Divergence | None = None
 
     @property
     def ok(self) -> bool:
@@ -96,12 +96,12 @@ class _Session:
         self.players = players
         self.ignore = ignore
         self.engine: Engine | None = None
-        self.step: Lockstep | None = None
+        self.step: Differential | None = None
 
-    def open(self) -> Lockstep:
+    def open(self) -> Differential:
         if self.step is None:
             self.engine = self.make_engine()
-            self.step = Lockstep(self.engine, self.edition, self.players, self.ignore)
+            self.step = Differential(self.engine, self.edition, self.players, self.ignore)
         return self.step
 
     def game(self, horizon: int, tape: bytes, tally: Tally) -> None:
@@ -111,8 +111,8 @@ class _Session:
             raise EngineLost(f"the engine could not be started again: {exc}") from None
         try:
             play_game(step, horizon, Tape(tape), tally)
-        except Divergence as found:
-            if found.kind == "engine":
+        except Found as found:
+            if found.kind == ENGINE:
                 self.close()
             raise
         except RuleGapError:  # the reference plays a reading silent here: no rule to hold the engine to
@@ -152,7 +152,7 @@ def run_fuzz(make_engine: Callable[[], Engine], edition: str | Edition, players:
     started = time.perf_counter()
     try:
         _search(session, tally, n, seed)
-    except Divergence as found:
+    except Found as found:
         return _failed(found, spec, seed, out_dir, tally, time.perf_counter() - started)
     except EngineLost as exc:
         return FuzzResult(ERROR, str(exc), kind=NOT_STARTED, games=tally.games, rounds=tally.rounds,
@@ -172,7 +172,7 @@ def run_fuzz(make_engine: Callable[[], Engine], edition: str | Edition, players:
 
 
 def _search(session: _Session, tally: Tally, n: int, seed: int) -> None:
-    """Run hypothesis until exactly `n` games have sent an action; raises the shrunk Divergence
+    """Run hypothesis until exactly `n` games have sent an action; raises the shrunk Found
     when there is one. Games that send no action (a horizon of 0, as in hypothesis's simplest
     example) are only deals and are not counted; once `n` games are counted the rest are not
     played. When a run's examples are used up first, another runs from a seed derived from `seed`."""
@@ -207,7 +207,7 @@ def _examples(session: _Session, tally: Tally, n: int, seed: int | str) -> None:
                 if budget.best is None and tally.games >= n:
                     return  # the count is reached (while shrinking, every game is played)
                 session.game(horizon, tape, tally)
-        except Divergence:
+        except Found:
             budget.failed(batch_of_games)
             raise
 
@@ -236,9 +236,8 @@ class _ShrinkBudget:
         self.best = example
 
 
-def _failed(found: Divergence, edition: Edition, seed: int, out_dir: Path | None, tally: Tally,
+def _failed(found: Found, edition: Edition, seed: int, out_dir: Path | None, tally: Tally,
             seconds: float) -> FuzzResult:
-    assert found.record is not None
     replay = replay_of(edition, found.record)
     case = case_of(edition, found, seed)
     lines = [f"difference found (seed {seed}), shrunk to {found.record.where}: {found.message}",

@@ -8,9 +8,10 @@ here names a card: kinds come from the spec vocabulary.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
+from loveletter_ref.lockstep import first_index
 from loveletter_ref.spec import Edition
 
 from .compare import without_clauses
@@ -105,14 +106,6 @@ def card_clauses(edition: Edition, card: str | None) -> list[str]:
     if card is None:
         return []
     return [c.id for c in edition.clauses.values() if c.card == card and c.kind != "card"]
-
-
-def first_index(want: Sequence[Any], got: Sequence[Any]) -> int:
-    """The first position where two lists differ (the shorter length if one is a prefix)."""
-    for i, (a, b) in enumerate(zip(want, got, strict=False)):
-        if a != b:
-            return i
-    return min(len(want), len(got))
 
 
 def event_suspects(edition: Edition, want: list[dict[str, Any]], got: list[dict[str, Any]],

@@ -13,11 +13,11 @@ from functools import cache
 from typing import Any
 
 from loveletter_ref.errors import SpecError
+from loveletter_ref.lockstep import Divergence
 from loveletter_ref.spec import Edition, load_spec
 
 from .blame import card_clauses, event_suspects, kinds_clauses, state_suspects, unique
 from .cases import GOLDEN
-from .results import Divergence
 
 BROAD = 8
 """A case naming more clauses than this is broad (and so is every golden case)."""

@@ -4,19 +4,19 @@ Values are compared as JSON: `true` is not `1`. Events are compared as exact lis
 `clause` field is dropped; states and views partially (only the keys a case gives); legal
 actions as sets, each listed once. Keys the formats do not define (docs/formats.md, *Keys the formats do not
 define*) are left out first, in cases (the state kept after a refused action too), fuzzing and
-baselines alike (`comparable`). Each function returns None when the values agree, else a
-one-line detail.
+baselines alike (`comparable`; fuzzing fails a view that carries one, `format_keys`). Each
+function returns None when the values agree, else a one-line detail.
 """
 
 from __future__ import annotations
 
 import json
-from collections import Counter
 from functools import cache
 from typing import Any
 
+from loveletter_ref.lockstep import compact, first_index, unmatched
+
 from ..protocol.schema import schema_path
-from .results import compact
 
 MISSING = "<missing>"
 """Stands for a key the engine did not send, in reports."""
@@ -79,9 +79,10 @@ def comparable_events(events: list[Any]) -> list[Any]:
 def events_detail(expected: list[Any], actual: list[Any]) -> str | None:
     """How two event lists differ (`comparable`), or None."""
     want, got = comparable_events(expected), comparable_events(actual)
-    for index, (a, b) in enumerate(zip(want, got, strict=False)):
-        if not same(a, b):
-            return f"event {index + 1}: expected {compact(a, DETAIL)}, got {compact(b, DETAIL)}"
+    index = first_index(want, got, same)
+    if index < min(len(want), len(got)):
+        a, b = want[index], got[index]
+        return f"event {index + 1}: expected {compact(a, DETAIL)}, got {compact(b, DETAIL)}"
     if len(want) > len(got):
         return f"expected {len(want)} events, got {len(got)}; missing: {_listed(want[len(got):])}"
     if len(got) > len(want):
@@ -100,9 +101,8 @@ def value_detail(expected: Any, actual: Any) -> str | None:
     if same(expected, actual):
         return None
     if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
-        for index, (a, b) in enumerate(zip(expected, actual, strict=True)):
-            if not same(a, b):
-                return f"at [{index}]: {whole_value_detail(a, b)}"
+        index = first_index(expected, actual, same)
+        return f"at [{index}]: {whole_value_detail(expected[index], actual[index])}"
     return whole_value_detail(expected, actual)
 
 
@@ -137,18 +137,14 @@ def _key(action: Any) -> str:
 def actions_detail(expected: list[Any], actual: list[Any]) -> str | None:
     """How two lists of legal actions differ as sets, or that the actual one repeats an action; None
     when neither (the order is free)."""
-    want = {_key(a): a for a in expected}
-    got = {_key(a): a for a in actual}
-    missing = [want[k] for k in want if k not in got]
-    extra = [got[k] for k in got if k not in want]
-    repeated = [got[key] for key, times in Counter(map(_key, actual)).items() if times > 1]
-    if not missing and not extra and not repeated:
+    apart = unmatched(expected, actual, _key)
+    if not apart:
         return None
     parts = []
-    if missing:
-        parts.append(f"{len(missing)} missing (first: {compact(missing[0])})")
-    if extra:
-        parts.append(f"{len(extra)} not legal (first: {compact(extra[0])})")
-    if repeated:
-        parts.append(f"{len(repeated)} listed more than once (first: {compact(repeated[0])})")
+    if apart.missing:
+        parts.append(f"{len(apart.missing)} missing (first: {compact(apart.missing[0])})")
+    if apart.extra:
+        parts.append(f"{len(apart.extra)} not legal (first: {compact(apart.extra[0])})")
+    if apart.repeated:
+        parts.append(f"{len(apart.repeated)} listed more than once (first: {compact(apart.repeated[0])})")
     return "; ".join(parts)

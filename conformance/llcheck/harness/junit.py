@@ -12,18 +12,21 @@ from __future__ import annotations
 import re
 import socket
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 
-from ..baseline.report import junit_suites
+from loveletter_ref.lockstep import compact
+
 from .charge import is_broad
 from .clauses import clause_quote
 from .report import Report, apart
-from .results import ERRORED, FAILED, KNOWN_FAILURE, SKIPPED, UNEXPECTED_PASS, Result, Tally, compact
+from .results import ERRORED, FAILED, KNOWN_FAILURE, SKIPPED, UNEXPECTED_PASS, Result, Tally
 
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 """Characters XML 1.0 cannot hold (an engine's output may contain them)."""
 
 
-def _clean(text: str) -> str:
+def clean(text: str) -> str:
+    """`text` with the characters XML cannot hold replaced."""
     return _NOT_XML.sub("\ufffd", text)
 
 
@@ -62,15 +65,15 @@ def _details(result: Result) -> str:
         lines.append(f"replay case: {compact(result.replay_case)}")
     if result.replay:
         lines.append(f"replay: {result.replay}")
-    return _clean("\n".join(lines))
+    return clean("\n".join(lines))
 
 
 def _testcase(suite: ET.Element, result: Result) -> None:
-    case = ET.SubElement(suite, "testcase", classname=_clean(classname(result)), name=_clean(result.id),
+    case = ET.SubElement(suite, "testcase", classname=clean(classname(result)), name=clean(result.id),
                          time=f"{result.seconds:.6f}")
     if result.file:
-        case.set("file", _clean(result.file.rpartition(":")[0] or result.file))
-    message = _clean(result.message)
+        case.set("file", clean(result.file.rpartition(":")[0] or result.file))
+    message = clean(result.message)
     if result.status in (FAILED, UNEXPECTED_PASS):
         ET.SubElement(case, "failure", message=message, type=result.status).text = _details(result)
     elif result.status == ERRORED:
@@ -79,7 +82,7 @@ def _testcase(suite: ET.Element, result: Result) -> None:
         ET.SubElement(case, "skipped", message=message)
     elif result.status == KNOWN_FAILURE:
         text = f"known failure: {result.known_failure}: {message}"
-        ET.SubElement(case, "skipped", message=_clean(text))
+        ET.SubElement(case, "skipped", message=clean(text))
 
 
 def _counts(element: ET.Element, tally: Tally, seconds: float) -> None:
@@ -90,7 +93,7 @@ def _counts(element: ET.Element, tally: Tally, seconds: float) -> None:
     element.set("time", f"{seconds:.3f}")
 
 
-def _add_suites(root: ET.Element, suites: list[ET.Element]) -> None:
+def _add_suites(root: ET.Element, suites: Iterable[ET.Element]) -> None:
     """Append suites made elsewhere (the baseline's), adding their counts to the root's."""
     for suite in suites:
         root.append(suite)
@@ -98,8 +101,9 @@ def _add_suites(root: ET.Element, suites: list[ET.Element]) -> None:
             root.set(key, str(int(root.get(key, "0")) + int(suite.get(key, "0"))))
 
 
-def junit_xml(report: Report) -> bytes:
-    """The report as a JUnit XML document."""
+def junit_xml(report: Report, more: Iterable[ET.Element] = ()) -> bytes:
+    """The report as a JUnit XML document, followed by `more` suites made elsewhere (the
+    baseline's, `baseline.report.junit_suites`)."""
     root = ET.Element("testsuites", name="llcheck check")
     _counts(root, report.tally, report.seconds)
     suites: dict[str, list[Result]] = {}
@@ -115,10 +119,9 @@ def junit_xml(report: Report) -> bytes:
         for key, value in (("impl", report.info.impl), ("engine", f"{engine.name} {engine.version}".strip()),
                            ("capabilities", ",".join(sorted(engine.capabilities)))):
             if value:  # an engine that never said hello has no name, version or capabilities
-                ET.SubElement(properties, "property", name=key, value=_clean(value))
+                ET.SubElement(properties, "property", name=key, value=clean(value))
         for result in results:
             _testcase(suite, result)
-    if report.baseline is not None:
-        _add_suites(root, junit_suites(report.baseline, _clean))
+    _add_suites(root, more)
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-Json = dict[str, Any]
+from loveletter_ref.lockstep import Divergence, Json, Place
 
 PASSED = "passed"
 FAILED = "failed"
@@ -25,92 +24,13 @@ STATUSES = (PASSED, FAILED, ERRORED, SKIPPED, KNOWN_FAILURE, UNEXPECTED_PASS)
 BAD = (FAILED, ERRORED, UNEXPECTED_PASS)
 """Statuses that make the run fail (exit code 1)."""
 
-
-@dataclass(frozen=True)
-class Divergence:
-    """The first point where an engine departed from a case.
-
-    `round` and `step` are 1-based; step 0 is the deal of the round; `round` None is the result
-    checked after the last step. `what` names the point (`events`, `state.hands`, `view 1.log`,
-    `action refused`, ...); `detail` says in one line how the values differ.
-    """
-
-    round: int | None
-    step: int | None
-    what: str
-    expected: Any
-    actual: Any
-    detail: str = ""
-    action: Json | None = None
-
-    def where(self) -> str:
-        """`round 1, step 3 (Guard on 1 naming Priest)`, `round 2, deal` or `result`."""
-        return located(self.round, self.step, self.action)
-
-    def summary(self) -> str:
-        """One line: where, what, and how."""
-        text = f"{self.where()}: {self.what}"
-        return f"{text}: {self.detail}" if self.detail else text
-
-    def to_json(self) -> Json:
-        """The JSON report form."""
-        return {"round": self.round, "step": self.step, "action": self.action, "what": self.what,
-                "expected": self.expected, "actual": self.actual, "detail": self.detail}
+CAMPAIGN_STATUSES = {"passed": PASSED, "pass": PASSED, "failed": FAILED, "fail": FAILED, "skipped": SKIPPED}
+"""The statuses of property and fuzzing verdicts as result statuses (anything else is an error)."""
 
 
-@dataclass(frozen=True)
-class Location:
-    """The point of a case at which the engine failed (an errored case): `round` and `step` as in a
-    Divergence (step 0 is the deal of the round), and the step's `action`."""
-
-    round: int
-    step: int
-    action: Json | None = None
-
-    def where(self) -> str:
-        """`round 1, step 3 (Guard on 1 naming Priest)` or `round 2, deal`, as a failure says it."""
-        return located(self.round, self.step, self.action)
-
-    def to_json(self) -> Json:
-        """The JSON report form (the keys a divergence locates itself with)."""
-        return {"round": self.round, "step": self.step, "action": self.action}
-
-
-def located(round_: int | None, step: int | None, action: Json | None) -> str:
-    """`round 1, step 3 (Guard on 1 naming Priest)`, `round 2, deal`, or `result` without a round."""
-    if round_ is None:
-        return "result"
-    if not step:
-        return f"round {round_}, deal"
-    return f"round {round_}, step {step}" + (f" ({describe_action(action)})" if action is not None else "")
-
-
-def describe_action(action: Json) -> str:
-    """Short human form of an action: `Guard on 1 naming Priest`, `keep Baron, return [Guard]`."""
-    if not isinstance(action, dict):
-        return compact(action)
-    card = action.get("card", "?")
-    if action.get("type") == "keep":
-        return f"keep {card}, return [{', '.join(map(str, action.get('return', [])))}]"
-    if action.get("type") not in (None, "play"):
-        return compact(action)
-    text = str(card)
-    if "target" in action:
-        text += f" on {action['target']}"
-    if "guess" in action:
-        text += f" naming {action['guess']}"
-    return text
-
-
-def compact(value: Any, limit: int | None = None) -> str:
-    """Compact JSON, shortened to `limit` characters when given."""
-    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=repr)
-    return text if limit is None else shorten(text, limit)
-
-
-def shorten(text: str, limit: int) -> str:
-    """`text` cut to `limit` characters, `...` ending it when cut."""
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+def campaign_status(value: Any) -> str:
+    """The result status of a property's or a fuzzing campaign's verdict."""
+    return CAMPAIGN_STATUSES.get(value, ERRORED)
 
 
 @dataclass
@@ -141,7 +61,7 @@ class Result:
     replay: str | None = None
     replay_case: Json | None = None
     charged: tuple[str, ...] | None = None
-    location: Location | None = None
+    location: Place | None = None
     """Where an errored case's engine failed (the round, step and action being sent)."""
     engine_broken: bool = field(default=False, compare=False)
     not_run: bool = field(default=False, compare=False)

@@ -12,10 +12,12 @@ import contextlib
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
+
+from loveletter_ref.lockstep import Answers, Divergence, Json, Lockstep, Parted, Place
 
 from ..engines.base import Engine, EngineFailure, Reply
 from ..engines.guard import AdapterFailure, adapters_own, described, raised
@@ -24,18 +26,10 @@ from ..engines.subprocess import EngineGone, SubprocessEngine
 from .cases import Case
 from .charge import charged
 from .compare import MISSING, actions_detail, comparable, events_detail, partial_difference
-from .results import ERRORED, FAILED, PASSED, SKIPPED, Divergence, Json, Location, Result
+from .results import ERRORED, FAILED, PASSED, SKIPPED, Result
 
 RESTART_ATTEMPTS = 2
 """Consecutive failed restarts after which a worker stops trying and reports its cases as errored."""
-
-
-class _Diverged(Exception):
-    """Raised inside a case run to stop at the first divergence."""
-
-    def __init__(self, divergence: Divergence):
-        super().__init__(divergence.summary())
-        self.divergence = divergence
 
 
 def needs_of(case: Case) -> tuple[str, ...]:
@@ -82,7 +76,7 @@ def run_case(engine: Engine, case: Case, case_timeout: float | None = None) -> R
     try:
         with _time_limit(engine, case_timeout):
             play.run()
-    except _Diverged as exc:
+    except Parted as exc:
         found = exc.divergence
         return result_for(case, FAILED, message=found.summary(), divergence=found,
                           seconds=time.perf_counter() - began,
@@ -97,7 +91,7 @@ def run_case(engine: Engine, case: Case, case_timeout: float | None = None) -> R
     return result_for(case, PASSED, seconds=time.perf_counter() - began)
 
 
-def _errored(case: Case, at: Location | None, reason: str, began: float, *, broken: bool) -> Result:
+def _errored(case: Case, at: Place | None, reason: str, began: float, *, broken: bool) -> Result:
     """The errored result of a case whose engine failed at `at`: where, as a failure says it, then why."""
     message = f"{_one_line(at.where())}: {reason}" if at is not None else reason
     return result_for(case, ERRORED, message=message, location=at, seconds=time.perf_counter() - began,
@@ -115,97 +109,125 @@ def _one_line(text: str) -> str:
     return printable(text, 1000)
 
 
+class _Engine:
+    """The engine, as the second side of a case played in lockstep with what the case expects: its
+    first deal starts the case's game, every later one deals the next round."""
+
+    def __init__(self, engine: Engine, case: Case):
+        self.engine = engine
+        self.case = case
+        self.started = False
+
+    def deal(self, deck: Sequence[str], /) -> Reply:
+        if self.started:
+            return self.engine.next_round(list(deck))
+        self.started = True
+        case = self.case
+        tokens = list(case.tokens) if case.tokens is not None else [0] * case.players
+        return self.engine.start(case.edition, case.players, list(deck), case.first_player, tokens)
+
+    def act(self, action: Json, /) -> Reply:
+        return self.engine.apply(action)
+
+
+def _expected(case: Case) -> Iterator[Json]:
+    """What the case expects, input by input: each round as it is dealt, then each of its steps."""
+    for round_ in case.rounds:
+        yield round_
+        yield from round_.get("steps", ())
+
+
 class _Play:
-    """One case being played: the engine, what it claims, and the last state it reported."""
+    """One case being played: what it expects and the engine in lockstep, what the engine claims,
+    and the last state it reported."""
 
     def __init__(self, engine: Engine, case: Case):
         self.engine = engine
         self.case = case
         self.hello = engine.hello
         self.state: Json = {}
-        self.at: Location | None = None
+        self.steps: Lockstep[Sequence[str], Json, Json, Reply] = Lockstep(Answers(_expected(case)),
+                                                                          _Engine(engine, case))
+
+    @property
+    def at(self) -> Place | None:
         """The deal or step being played (where an engine failure is reported)."""
+        return self.steps.place
 
     def run(self) -> None:
-        """Play every round and step; raise _Diverged at the first difference."""
+        """Play every round and step; raise Parted at the first difference."""
         case = self.case
-        for number, round_ in enumerate(case.rounds, 1):
-            reply = self._deal(number, round_["deck"])
-            if round_.get("refused"):
+        for round_ in case.rounds:
+            want, reply = self.steps.deal(round_["deck"])
+            if want.get("refused"):
                 if reply.accepted:
-                    raise _Diverged(Divergence(number, 0, "deal accepted", "refused", "accepted",
-                                               "the engine dealt a deck the rules do not allow"))
+                    self._parted("deal accepted", "refused", "accepted",
+                                 "the engine dealt a deck the rules do not allow")
                 return
             if not reply.accepted:
-                raise _Diverged(Divergence(number, 0, "deal refused", "accepted", _refusal(reply),
-                                           f"the engine refused the deal: {_refusal_text(reply)}"))
+                self._parted("deal refused", "accepted", _refusal(reply),
+                             f"the engine refused the deal: {_refusal_text(reply)}")
             self._take(reply)
-            if "start" in round_:
-                self._expect(round_["start"], reply, number, 0, None)
-            for index, step in enumerate(round_.get("steps", ()), 1):
-                self._step(number, index, step)
+            if "start" in want:
+                self._expect(want["start"], reply)
+            for step in want.get("steps", ()):
+                self._step(step["action"])
         if case.result is not None:
-            self._partial(case.result, self.state, "result", None, 0, None)
-
-    def _deal(self, number: int, deck: Sequence[str]) -> Reply:
-        self.at = Location(number, 0)
-        if number == 1:
-            case = self.case
-            tokens = list(case.tokens) if case.tokens is not None else [0] * case.players
-            return self.engine.start(case.edition, case.players, list(deck), case.first_player, tokens)
-        return self.engine.next_round(list(deck))
+            self._partial(case.result, self.state, "result", at_end=True)
 
     def _take(self, reply: Reply) -> None:
         """Remember the state an accepted reply reports (asking for it when the reply has none)."""
         self.state = reply.state if reply.state is not None else self.engine.state()
 
-    def _step(self, number: int, index: int, step: Json) -> None:
-        action = step["action"]
-        self.at = Location(number, index, action)
-        reply = self.engine.apply(action)
-        if step.get("refused"):
+    def _step(self, action: Json) -> None:
+        want, reply = self.steps.act(action)
+        if want.get("refused"):
             if reply.accepted:
-                raise _Diverged(Divergence(number, index, "action accepted", "refused", "accepted",
-                                           "the engine accepted an action the rules forbid", action))
+                self._parted("action accepted", "refused", "accepted",
+                             "the engine accepted an action the rules forbid")
             after = self.engine.state()
-            self._partial(comparable("state", self.state), after, "state", number, index, action,
-                          after_refusal=True)
+            self._partial(comparable("state", self.state), after, "state", after_refusal=True)
             return
         if not reply.accepted:
-            raise _Diverged(Divergence(number, index, "action refused", "accepted", _refusal(reply),
-                                       f"the engine refused it: {_refusal_text(reply)}", action))
+            self._parted("action refused", "accepted", _refusal(reply),
+                         f"the engine refused it: {_refusal_text(reply)}")
         self._take(reply)
-        if "expect" in step:
-            self._expect(step["expect"], reply, number, index, action)
+        if "expect" in want:
+            self._expect(want["expect"], reply)
 
-    def _expect(self, expect: Json, reply: Reply, number: int, index: int, action: Json | None) -> None:
+    def _expect(self, expect: Json, reply: Reply) -> None:
         """Check one set of expectations, each only when the engine claims what it needs."""
         if "events" in expect and self.hello.can("events"):
             detail = events_detail(expect["events"], reply.events)
             if detail is not None:
-                raise _Diverged(Divergence(number, index, "events", expect["events"], reply.events, detail,
-                                           action))
+                self._parted("events", expect["events"], reply.events, detail)
         if "state" in expect:
-            self._partial(expect["state"], self.state, "state", number, index, action)
+            self._partial(expect["state"], self.state, "state")
         if "legal_actions" in expect and self.hello.can("legal_actions"):
             actual = self.engine.legal_actions()
             detail = actions_detail(expect["legal_actions"], actual)
             if detail is not None:
-                raise _Diverged(Divergence(number, index, "legal_actions", expect["legal_actions"], actual,
-                                           detail, action))
+                self._parted("legal_actions", expect["legal_actions"], actual, detail)
         if "views" in expect and self.hello.can("views"):
             for seat, partial in expect["views"].items():
                 view = self.engine.view(int(seat))
-                self._partial(partial, view, f"view {seat}", number, index, action, log_key="log")
+                self._partial(partial, view, f"view {seat}", log_key="log")
 
-    def _partial(self, expected: Json, actual: Json, name: str, number: int | None, index: int,
-                 action: Json | None, log_key: str | None = None, after_refusal: bool = False) -> None:
+    def _partial(self, expected: Json, actual: Json, name: str, log_key: str | None = None,
+                 after_refusal: bool = False, at_end: bool = False) -> None:
+        """Parted at the first key of `expected` that `actual` does not match (`at_end`: the case's
+        result, checked after its last step)."""
         found = partial_difference(expected, actual, log_key)
         if found is not None:
             key, got, detail = found
             what = f"{name}.{key}" + (" (changed by a refused action)" if after_refusal else "")
-            raise _Diverged(Divergence(number, index if number is not None else None, what,
-                                       expected[key], None if got is MISSING else got, detail, action))
+            value = None if got is MISSING else got
+            if at_end:
+                raise Parted(Divergence(None, None, what, expected[key], value, detail))
+            self._parted(what, expected[key], value, detail)
+
+    def _parted(self, what: str, expected: Any, actual: Any, detail: str) -> NoReturn:
+        raise Parted(self.steps.part(what, expected, actual, detail))
 
 
 def _refusal(reply: Reply) -> Json:

@@ -42,7 +42,7 @@ def replay(case: Case, root: Path | None = None) -> str:
 
 
 @dataclass
-class Verdict:
+class SelfCheck:
     """Everything `llcheck cases --validate` found: problems (bad input), gaps and failures."""
 
     cases: list[Case] = field(default_factory=list)
@@ -51,11 +51,11 @@ class Verdict:
     failures: list[Result] = field(default_factory=list)
 
 
-def validate(root: Path | None = None) -> Verdict:
+def validate(root: Path | None = None) -> SelfCheck:
     """Run every self-check on the corpus under `root` (CaseError listing every file that cannot be
     loaded and every case that does not fit its edition)."""
     cases = load_corpus(root, checked=True)
-    verdict = Verdict(cases)
-    verdict.uncovered = [clause for clause, ids in coverage(cases).items() if not ids]
-    verdict.failures = [r for r in against_reference(cases, root) if r.status != PASSED]
-    return verdict
+    found = SelfCheck(cases)
+    found.uncovered = [clause for clause, ids in coverage(cases).items() if not ids]
+    found.failures = [r for r in against_reference(cases, root) if r.status != PASSED]
+    return found

@@ -10,8 +10,8 @@ from collections import Counter
 from typing import Any
 
 from loveletter_ref.errors import escape_controls
+from loveletter_ref.lockstep import compact, first_index, shorten
 
-from .blame import first_index
 from .clauses import clause_quote
 from .compare import whole_value_detail, without_clauses
 from .report import Report, apart
@@ -26,8 +26,6 @@ from .results import (
     Result,
     Tally,
     by_key,
-    compact,
-    shorten,
 )
 
 WIDTH = 160

@@ -29,7 +29,7 @@ FUZZ_GAMES = 300
 
 
 @dataclass
-class Verdict:
+class MutantScore:
     """How the suite did against one mutant."""
 
     mutant: Mutant
@@ -56,16 +56,6 @@ class Verdict:
         """The full ids of the clauses the mutant breaks, in every bundled edition."""
         return [c for e in editions() for c in self.mutant.clauses(e)]
 
-    def caught_by(self) -> str:
-        """What caught the mutant, in words."""
-        if self.cases:
-            first = self.cases[0].id
-            more = f" and {len(self.cases) - 1} more" if len(self.cases) > 1 else ""
-            return f"case {first}{more}"
-        if self.fuzz_named and self.fuzz is not None:
-            return f"fuzzing ({self.fuzz_at}, {self.fuzz.kind})"
-        return "nothing"
-
 
 def editions() -> list[Edition]:
     """The editions mutants are scored on."""
@@ -78,28 +68,28 @@ def default_cases() -> list[Case]:
 
 
 def judge(mutant: Mutant, cases: Sequence[Case], *, fuzz: bool | None = None, fuzz_games: int = FUZZ_GAMES,
-          seed: int = 0) -> Verdict:
+          seed: int = 0) -> MutantScore:
     """Run `cases` on the mutant, then fuzz it when they did not catch it (or when `fuzz` is True)."""
-    verdict = Verdict(mutant)
-    broken = set(verdict.broken())
+    score = MutantScore(mutant)
+    broken = set(score.broken())
     for result in run_cases(cases, mutant.engine).results:
         if result.status in (FAILED, ERRORED):
             if broken & set(result.clauses) and result.group not in UNATTRIBUTED:
-                verdict.cases.append(result)
+                score.cases.append(result)
             else:
-                verdict.other_failures += 1
-    if fuzz or (fuzz is None and not verdict.cases):
-        _fuzz(verdict, fuzz_games, seed)
-    return verdict
+                score.other_failures += 1
+    if fuzz or (fuzz is None and not score.cases):
+        _fuzz(score, fuzz_games, seed)
+    return score
 
 
-def _fuzz(verdict: Verdict, games: int, seed: int) -> None:
+def _fuzz(score: MutantScore, games: int, seed: int) -> None:
     """Fuzz where the mutant's rule shows first, then every edition and player count, until a
     broken clause is named."""
-    for edition, players in fuzz_places(verdict.mutant):
-        verdict.fuzz = run_fuzz(verdict.mutant.engine, edition, players, games, seed, None)
-        verdict.fuzz_at = f"{edition.id}/{players}p"
-        if verdict.fuzz_named:
+    for edition, players in fuzz_places(score.mutant):
+        score.fuzz = run_fuzz(score.mutant.engine, edition, players, games, seed, None)
+        score.fuzz_at = f"{edition.id}/{players}p"
+        if score.fuzz_named:
             return
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import ClassVar, NoReturn
 
+from loveletter_ref.lockstep import compact
+
 from ..harness.compare import comparable
-from ..harness.results import compact
 from .awards import Mark, chosen, countered, gains_at_end, gains_during, prediction, showdown_winners
 from .context import Context
 from .failures import violation

@@ -17,8 +17,9 @@ from typing import Any, ClassVar, TypeVar
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from loveletter_ref.lockstep import compact
+
 from ..engines.base import Engine, Reply
-from ..harness.results import compact
 from .choices import candidate_actions
 from .context import Context
 from .failures import EngineBroke, Violation, guarded, violation

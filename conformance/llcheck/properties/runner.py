@@ -25,9 +25,9 @@ from hypothesis.stateful import run_state_machine_as_test
 from loveletter_ref.errors import EngineError
 from loveletter_ref.spec import Edition, load_spec
 
+from .. import hypothesis_profiles
 from ..engines.base import Engine
 from ..errors import UsageError
-from . import profiles
 from .cases import case_from_replay, case_path, with_attempt, write_cases
 from .context import Context
 from .failures import EngineBroke, ShrinkSpent, Violation, guarded, one_line, violation
@@ -45,6 +45,7 @@ from .invariants import (
     Tokens,
 )
 from .machine import Subject, machine_for
+from .reported import property_id
 from .rules import Rules, rules_for
 from .trace import Json
 
@@ -83,7 +84,7 @@ class PropertyResult:
     @property
     def id(self) -> str:
         """'property/<name>/<edition>/<players>p', as reports name it."""
-        return f"property/{self.name}/{self.edition}/{self.players}p"
+        return property_id(self.name, self.edition, self.players)
 
 
 def property_names() -> list[str]:
@@ -92,7 +93,7 @@ def property_names() -> list[str]:
 
 
 def run_properties(make_engine: MakeEngine, edition: str | Edition, players: int | Sequence[int],
-                   profile: str = profiles.CI, seed: int | None = None, *,
+                   profile: str = hypothesis_profiles.CI, seed: int | None = None, *,
                    properties: Sequence[str] | None = None, save_dir: Path | None = None,
                    max_examples: int | None = None, steps: int | None = None,
                    shrink: bool = True) -> list[PropertyResult]:
@@ -132,7 +133,7 @@ def _select(names: Sequence[str] | None) -> list[type[Invariant]]:
 
 def _settings(profile: str, max_examples: int | None, steps: int | None, shrink: bool) -> settings:
     try:
-        base = profiles.get(profile)
+        base = hypothesis_profiles.get(profile)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     extra: dict[str, Any] = {}

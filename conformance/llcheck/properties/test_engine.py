@@ -21,12 +21,12 @@ import pytest
 
 from loveletter_ref.spec import known_specs, load_spec
 
+from .. import hypothesis_profiles
 from ..engines.base import Engine
 from ..errors import UsageError
-from ..harness.campaigns import property_result
 from ..harness.text import failure
 from ..pytest_plugin import CaseFailed, known_failures, replay, settle
-from . import profiles
+from .reported import property_result
 from .runner import PropertyResult, property_names, run_properties
 
 SAVE_ENV = "LLCHECK_SAVE_CASES"
@@ -57,7 +57,8 @@ def _verdicts(factory: Callable[[], Engine], config: pytest.Config, edition: str
 
 def _profile(config: pytest.Config) -> str:
     """The hypothesis profile the properties run under: --hypothesis-profile, $HYPOTHESIS_PROFILE, or ci."""
-    return config.getoption("hypothesis_profile", None) or os.environ.get(profiles.ENV) or profiles.CI
+    return (config.getoption("hypothesis_profile", None) or os.environ.get(hypothesis_profiles.ENV)
+            or hypothesis_profiles.CI)
 
 
 def _seed(text: str | None) -> int | None:

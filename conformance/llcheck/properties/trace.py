@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..harness.results import compact
+from loveletter_ref.lockstep import compact
 
 Json = dict[str, Any]
 

@@ -44,7 +44,7 @@ def done(request: Json) -> Json:
 def serve(misbehave: Callable[[Json], bool] | None = None) -> None:
     """Answer as the reference engine does; `misbehave(request)` runs first, and True skips the answer."""
     from llcheck.engines import ReferenceEngine
-    from llcheck.protocol.server import Server
+    from llcheck.engines.server import Server
     from loveletter_ref.spec import load_spec
 
     server = Server(ReferenceEngine({"classic": load_spec("classic")}))

@@ -4,8 +4,9 @@ and tags their cases name: a property's clauses, tagged `property` and its name;
 found by fuzzing, its suspected clauses and its saved case's tags.
 
 The properties (`llcheck.properties.run_properties`) and the fuzzer (`llcheck.fuzz.run_fuzz`)
-live in their own packages; when one is missing, asking for it is a usage error. A campaign that
-raises is an errored result, except for a UsageError (a bad profile, say), which is passed on.
+live in their own packages, loaded (with hypothesis) only when a campaign is asked for; when one
+is missing, asking for it is a usage error. A campaign that raises is an errored result, except
+for a UsageError (a bad profile, say), which is passed on.
 
 With `jobs` above one, the editions and player counts are shared among that many worker
 processes, each with engines of its own (`make_engine` is sent to them, so it must pickle, as
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import importlib
 import os
 import tempfile
 import time
@@ -33,12 +33,12 @@ from typing import Any
 
 from loveletter_ref.spec import Edition
 
-from ..engines.base import Engine
-from ..engines.guard import adapters_own, described
-from ..engines.process import kill_leftovers
-from ..errors import UsageError
-from ..workers import as_done, ended
-from .results import ERRORED, FAILED, PASSED, SKIPPED, Result
+from .engines.base import Engine
+from .engines.guard import adapters_own, described
+from .engines.process import kill_leftovers
+from .errors import UsageError
+from .harness.results import ERRORED, Result, campaign_status
+from .workers import as_done, ended
 
 MakeEngine = Callable[[], Engine]
 
@@ -47,30 +47,53 @@ Seat = tuple[Edition, int]
 it may come from a file that is not bundled.)"""
 
 
-def _function(module: str, name: str, option: str) -> Callable[..., Any]:
-    """`module.name`, or UsageError saying the option is not available."""
+def _unavailable(option: str, name: str, exc: ImportError) -> UsageError:
+    return UsageError(f"{option} is not available: {name} cannot be loaded ({exc})")
+
+
+def _run_fuzz() -> Callable[..., Any]:
+    """`llcheck.fuzz.run_fuzz`, loaded when asked for (it brings hypothesis); UsageError without it."""
     try:
-        found: Callable[..., Any] = getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError) as exc:
-        raise UsageError(f"{option} is not available: {module}.{name} cannot be loaded ({exc})") from None
-    return found
+        from .fuzz import run_fuzz
+    except ImportError as exc:
+        raise _unavailable("--fuzz", "llcheck.fuzz.run_fuzz", exc) from None
+    return run_fuzz
+
+
+def _run_properties() -> Callable[..., Any]:
+    """`llcheck.properties.run_properties`, loaded when asked for; UsageError without it."""
+    try:
+        from .properties import run_properties
+    except ImportError as exc:
+        raise _unavailable("--properties", "llcheck.properties.run_properties", exc) from None
+    return run_properties
+
+
+def _property_names() -> list[str]:
+    """The properties' names (`llcheck.properties.property_names`); UsageError without them."""
+    try:
+        from .properties import property_names
+    except ImportError as exc:
+        raise _unavailable("--properties", "llcheck.properties.property_names", exc) from None
+    return property_names()
 
 
 def require(properties: bool, fuzz: bool) -> None:
     """UsageError before anything runs when a requested campaign is not available."""
     if properties:
-        _function("llcheck.properties", "run_properties", "--properties")
-        _function("llcheck.properties", "property_names", "--properties")
+        _run_properties()
+        _property_names()
     if fuzz:
-        _function("llcheck.fuzz", "run_fuzz", "--fuzz")
+        _run_fuzz()
 
 
 def profile_names() -> list[str]:
-    """The hypothesis profiles --properties takes ([] when they cannot be listed)."""
+    """The hypothesis profiles --properties takes ([] when they cannot be loaded)."""
     try:
-        return list(importlib.import_module("llcheck.properties.profiles").PROFILES)
-    except (ImportError, AttributeError):
+        from .hypothesis_profiles import PROFILES  # it brings hypothesis
+    except ImportError:
         return []
+    return list(PROFILES)
 
 
 Wanted = Callable[[str], bool]
@@ -97,12 +120,13 @@ def _fuzz_id(seat: Seat) -> str:
 
 
 def _property_id(name: str, seat: Seat) -> str:
-    return f"property/{name}/{seat[0].id}/{seat[1]}p"
+    from .properties.reported import property_id  # loaded with the properties
+
+    return property_id(name, seat[0].id, seat[1])
 
 
 def _property_ids(seat: Seat) -> list[str]:
-    names = _function("llcheck.properties", "property_names", "--properties")()
-    return [_property_id(name, seat) for name in [*names, "all"]]
+    return [_property_id(name, seat) for name in [*_property_names(), "all"]]
 
 
 def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], jobs: int,
@@ -168,19 +192,11 @@ def _cache_folder() -> Path | None:
     return folder if os.access(folder, os.W_OK) else None
 
 
-STATUS = {"passed": PASSED, "pass": PASSED, "failed": FAILED, "fail": FAILED, "skipped": SKIPPED}
-"""Campaign statuses as result statuses (anything else is an error)."""
-
-
-def _status(value: Any) -> str:
-    return STATUS.get(value, ERRORED)
-
-
 def run_properties(make_engine: MakeEngine, editions: list[Edition], profile: str, seed: int | None,
                    on_result: Callable[[Result], None], jobs: int = 1,
                    wanted: Wanted = lambda result_id: True) -> list[Result]:
     """Every property for every edition and player count, as results (in `jobs` processes)."""
-    check = _function("llcheck.properties", "run_properties", "--properties")
+    check = _run_properties()
     return _campaign(functools.partial(_property_results, check, make_engine, profile, seed), editions, jobs,
                      on_result, lambda seat: any(map(wanted, _property_ids(seat))),
                      lambda seat, exitcode: [_died(_property_id("all", seat), "property", seat, exitcode)])
@@ -201,18 +217,10 @@ def _property_results(check: Callable[..., Any], make_engine: MakeEngine, profil
         return [Result(_property_id("all", seat), ERRORED, kind="property", group="property",
                        edition=edition, players=players, seconds=time.perf_counter() - began,
                        message=f"the properties raised {described(exc)}")]
+    from .properties.reported import property_result  # loaded with the properties
+
     seconds = (time.perf_counter() - began) / max(1, len(found))
     return [property_result(item, seat, seconds) for item in found]
-
-
-def property_result(item: Any, seat: Seat, seconds: float = 0.0) -> Result:
-    """A property's verdict (a PropertyResult, or the like from another checker) as a result."""
-    spec, players = seat
-    return Result(_property_id(item.name, seat), _status(item.status), kind="property", group="property",
-                  edition=spec.id, players=players, clauses=tuple(getattr(item, "clauses", ())),
-                  tags=("property", item.name),
-                  description=getattr(item, "description", None) or f"property {item.name}",
-                  message=" ".join(str(item.message).split()), seconds=seconds, replay_case=item.replay)
 
 
 def _died(result_id: str, kind: str, seat: Seat, exitcode: int | None) -> Result:
@@ -226,7 +234,7 @@ def run_fuzz(make_engine: MakeEngine, editions: list[Edition], n: int, seed: int
              wanted: Wanted = lambda result_id: True) -> list[Result]:
     """A differential fuzzing campaign of `n` games per edition and player count, as results (in
     `jobs` processes)."""
-    fuzz = _function("llcheck.fuzz", "run_fuzz", "--fuzz")
+    fuzz = _run_fuzz()
     return _campaign(functools.partial(_fuzz_results, fuzz, make_engine, n, seed, out_dir), editions, jobs,
                      on_result, lambda seat: wanted(_fuzz_id(seat)),
                      lambda seat, exitcode: [_died(_fuzz_id(seat), "fuzz", seat, exitcode)])
@@ -246,7 +254,7 @@ def _fuzz_results(fuzz: Callable[..., Any], make_engine: MakeEngine, n: int, see
         message = "; ".join(" ".join(line.split()) for line in lines)
         if saved and str(saved) not in message:
             message += f" (saved to {saved})"
-        result = Result(case_id, _status(found.status), kind="fuzz", group="fuzz", edition=edition,
+        result = Result(case_id, campaign_status(found.status), kind="fuzz", group="fuzz", edition=edition,
                         players=players, clauses=tuple(getattr(found, "clauses", ())),
                         tags=tuple((getattr(found, "case", None) or {}).get("tags", ())),
                         description=f"differential fuzzing, {n} games, seed {seed}",

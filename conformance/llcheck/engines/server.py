@@ -13,8 +13,8 @@ import traceback
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-from ..engines.base import Engine, EngineFailure, Hello, Json, Reply
-from .messages import OPS, PROTOCOL_VERSION, ProtocolError, decode, encode, field
+from ..protocol.messages import OPS, PROTOCOL_VERSION, ProtocolError, decode, encode, field
+from .base import Engine, EngineFailure, Hello, Json, Reply
 
 MAX_LINE = 1_000_000
 """The longest request line read, in bytes (a request is a few hundred)."""
