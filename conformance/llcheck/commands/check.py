@@ -24,7 +24,7 @@ from typing import IO, Any
 
 from loveletter_ref.spec import Edition, known_specs, load_spec
 
-from .. import campaigns, exitcodes
+from .. import campaigns, exitcodes, progress
 from ..arguments import seconds
 from ..baseline import checking as baseline
 from ..baseline import report as baseline_report
@@ -108,6 +108,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--junit", metavar="FILE", help="write a JUnit XML report for CI")
     out.add_argument("--results", metavar="FILE", help="stream one JSON line per result as the run goes")
     out.add_argument("-q", "--quiet", action="store_true", help="leave out the per-clause and per-tag tables")
+    out.add_argument("--progress-every", type=seconds, default=progress.EVERY, metavar="S",
+                     help="off a terminal, print a progress line every S seconds "
+                          f"(default {progress.EVERY:g}; on a terminal a bar shows the progress)")
     baseline.add_arguments(parser)
 
 
@@ -467,6 +470,8 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
         _note_never_run(known, corpus, engine.hello.editions)
     info = RunInfo(_named(args), engine.hello, _options(args, editions, selection.groups))
     session = _Session(args, info, known, outputs, cases, baselines, files)
+    campaign_ids = _campaign_ids(args, _specs(editions, files))
+    session.progress.expect(sum(map(session.selection.wants_id, campaign_ids)))
     with signals.polled() as stop:
         outcome = run_cases(cases, make_engine, jobs=args.jobs, engine=engine, on_result=session.record,
                             case_timeout=args.case_timeout, stop=stop)
@@ -557,7 +562,7 @@ class _Session:
         self.results: list[Result] = []
         self.usage_error: UsageError | None = None
         self.rank = {case.id: n for n, case in enumerate(cases)}
-        self.progress = Progress(len(cases), "cases")
+        self.progress = Progress(len(cases), "cases and results", every=args.progress_every)
         outputs.begin(info)
 
     def record(self, result: Result) -> None:
@@ -570,7 +575,7 @@ class _Session:
             result.replay = self.replay(result)
         self.results.append(result)
         self.outputs.result(result)
-        self.progress.update(len(self.results))
+        self.progress.update(len(self.results), result.id)
 
     def campaigns(self, make_engine: campaigns.MakeEngine, editions: list[str]) -> bool:
         """Run --properties and --fuzz; True when interrupted. A usage error stops them and is kept."""
