@@ -10,6 +10,8 @@ import shlex
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
+from loveletter_ref.plural import counted
+
 from ..harness.junit import clean
 from .checking import FileOutcome, no_longer_claimed
 from .delta import Json
@@ -84,15 +86,11 @@ def _unit(outcome: Outcome, replay: str) -> list[str]:
 def _summary(done: FileOutcome) -> str:
     cases = sum(1 for outcome in done.outcomes if outcome.unit.kind == "case")
     games = len(done.outcomes) - cases
-    text = (f"baseline: {_count(cases, 'case')} and {_count(games, 'game')}: {done.count(SAME)} same, "
+    text = (f"baseline: {counted(cases, 'case')} and {counted(games, 'game')}: {done.count(SAME)} same, "
             f"{done.count(CHANGED)} changed, {done.count(NOT_RUN)} not run in {done.seconds:.2f}s")
     if done.dropped:
         text += f"; capabilities no longer claimed: {', '.join(sorted(done.dropped))}"
     return text
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def to_json(files: list[FileOutcome], base: str, record: Record) -> list[Json]:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from loveletter_ref.errors import EngineError, SpecError
+from loveletter_ref.plural import counted
 from loveletter_ref.spec import Edition, load_spec
 
 from ..engines.pipes import printable
@@ -31,6 +32,7 @@ EXAMPLES = """examples:
   llcheck view report.json --html failures.html           # every failing case of check --json report.json
   llcheck view llcheck-results/fuzz/classic-3p-0.json --seat 1   # as player 1 sees the table
 """
+"""Shown at the end of --help."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -130,6 +132,5 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"--html {printable(args.html)}: {exc.strerror or exc}") from None
     steps = sum(len(film["frames"]) for film in films)
-    print(f"llcheck view: wrote {args.html}: {len(films)} game{'' if len(films) == 1 else 's'}, "
-          f"{steps} step{'' if steps == 1 else 's'}")
+    print(f"llcheck view: wrote {args.html}: {counted(len(films), 'game')}, {counted(steps, 'step')}")
     return 0
