@@ -78,7 +78,8 @@ def test_the_plugin_names_the_corpus_folders_as_the_harness_does():
 def test_the_editions_come_from_the_engines_hello_unless_one_is_chosen(tmp_path):
     """Regression: without --llcheck-edition a classic-only engine got a skipped test for every case
     of the other editions."""
-    run = pytest_in(tmp_path, "--llcheck-impl=python:adapters:ClassicOnly", "-k", "baron.compare", "-v", "-rs")
+    run = pytest_in(tmp_path, "--llcheck-impl=python:adapters:ClassicOnly", "-k", "baron.compare", "-v",
+                    "-rs")
     assert run.returncode == 0, run.stdout
     ran = re.findall(r"^llcheck-corpus::(\S+) (?:PASSED|SKIPPED)", run.stdout, flags=re.MULTILINE)
     assert ran and all(case.startswith("classic.") for case in ran)

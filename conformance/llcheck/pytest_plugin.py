@@ -6,8 +6,8 @@ Each case becomes a test named by its id (under the node `llcheck-corpus`: `pyte
 'llcheck-corpus::ID'` runs it again), so -k (which also matches the clause ids and tags a case
 names), -x, --junitxml and the rest of pytest work as usual; the editions are those the engine's
 hello lists unless --llcheck-edition chooses; a failing case shows the clauses it checks, where
-the engine diverged, expected and actual. One engine serves every case and is replaced when it breaks. The fixture
-`llcheck_engine_factory` gives tests a callable returning a fresh engine.
+the engine diverged, expected and actual. One engine serves every case and is replaced when it
+breaks. The fixture `llcheck_engine_factory` gives tests a callable returning a fresh engine.
 
 Without --llcheck-impl the plugin adds no test to a run (the fixture then skips its test); it only
 makes the properties' hypothesis profiles known to --hypothesis-profile. A failure ends with the
