@@ -220,7 +220,7 @@ def test_an_engine_that_cannot_be_started_is_exit_3(capsys):
 
 
 def test_an_interrupted_run_keeps_its_results(capsys, tmp_path, monkeypatch):
-    def interrupt(self, done):
+    def interrupt(self, done, last=""):
         if done == 2:
             raise KeyboardInterrupt
 

@@ -140,3 +140,92 @@ def test_a_terminal_that_cannot_show_a_quote_gets_it_escaped():
                             capture_output=True, text=True, timeout=60, env=env)
     assert result.returncode == 0, result.stderr
     assert "\\u0627" in result.stdout and "Traceback" not in result.stderr
+
+
+def _subparsers() -> dict:
+    import argparse
+
+    from llcheck.cli import build_parser
+    actions = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(actions[0].choices)
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_help_page_has_examples_that_parse_and_help_on_every_option(command):
+    import argparse
+    import shlex
+
+    from llcheck.cli import build_parser
+    parser = _subparsers()[command]
+    assert parser.epilog and parser.epilog.startswith("examples:\n")
+    examples = [line.split("  # ")[0].strip() for line in parser.epilog.splitlines()[1:] if line.strip()]
+    assert examples
+    for example in examples:
+        argv = shlex.split(example.rpartition("&& ")[2])
+        assert argv[0] == "llcheck"
+        build_parser().parse_args(argv[1:])  # exits 2 on an example that does not parse
+    silent = [a.option_strings or [a.dest] for a in parser._actions
+              if not a.help and not isinstance(a, argparse._HelpAction)]
+    assert silent == []
+
+
+def test_plural_forms_follow_the_count():
+    from loveletter_ref.plural import counted
+    assert [counted(n, "clause differs", "clauses differ") for n in (0, 1, 2)] == \
+        ["0 clauses differ", "1 clause differs", "2 clauses differ"]
+    assert counted(1, "result") == "1 result" and counted(3, "property", "properties") == "3 properties"
+
+
+MUTANT = "python:llcheck.mutants.engines:countess_not_forced"
+
+
+def test_check_stops_at_the_first_failure_with_x(capsys, tmp_path):
+    code, out, err = run(capsys, "check", "--impl", MUTANT, "--edition", "classic", "-q", "-x",
+                         "--json", str(tmp_path / "r.json"))
+    assert code == 1
+    assert out.splitlines()[-1].split(",")[1] == " 1 failed"
+    assert err == ("llcheck check: stopped after 1 result went wrong (--max-fail 1): what was left is not "
+                   "run\n")
+    import json
+    results = json.loads((tmp_path / "r.json").read_text())["results"]
+    assert [r["status"] for r in results].count("failed") == 1
+    code, out, err = run(capsys, "check", "--impl", MUTANT, "--edition", "classic", "-q", "--max-fail", "2")
+    assert code == 1 and out.splitlines()[-1].split(",")[1] == " 2 failed"
+    code, _, err = run(capsys, "check", "--impl", MUTANT, "--max-fail", "0")
+    assert code == 2 and err == "llcheck check: --max-fail must be at least 1\n"
+
+
+def test_lf_runs_again_only_what_went_wrong(capsys, tmp_path):
+    results = str(tmp_path / "last.jsonl")
+    code, out, _ = run(capsys, "check", "--impl", MUTANT, "--edition", "classic", "-q", "--results", results)
+    failed = int(out.splitlines()[-1].split(",")[1].split()[0])
+    assert code == 1 and failed > 0
+    code, out, err = run(capsys, "check", "--impl", MUTANT, "--edition", "classic", "-q", "--lf", "--results",
+                         results)
+    assert code == 1 and out.splitlines()[-1].startswith(f"0 passed, {failed} failed")
+    assert err == f"llcheck check: --lf: running again {failed} results that went wrong in {results}\n"
+    code, out, err = run(capsys, "check", "--impl", "reference", "--edition", "classic", "-q", "--lf",
+                         "--results", results, "--run", "classic.countess.forced/with-king")
+    assert code == 0 and out.splitlines()[-1].startswith("1 passed, 0 failed")
+    code, out, err = run(capsys, "check", "--impl", "reference", "--edition", "classic", "-q", "--lf",
+                         "--results", results)  # that run passed: nothing went wrong, so everything runs
+    assert code == 0 and "nothing went wrong" in err and " 0 failed" in out.splitlines()[-1]
+    code, _, err = run(capsys, "check", "--impl", "reference", "--lf")
+    assert code == 2 and "--lf reads the previous run's results from --results FILE" in err
+    (tmp_path / "bad.jsonl").write_text('{"type": "header"}\nnot json\n')
+    bad = str(tmp_path / "bad.jsonl")
+    code, _, err = run(capsys, "check", "--impl", "reference", "--lf", "--results", bad)
+    assert code == 2 and err.startswith(f"llcheck check: {tmp_path / 'bad.jsonl'}:2: not a line of a results")
+
+
+def test_json_alone_prints_the_report_on_stdout_as_in_every_command(capsys):
+    import json
+    code, out, err = run(capsys, "check", "--impl", "reference", "--run", "classic.countess.*", "--json")
+    assert code == 0 and err == ""
+    report = json.loads(out)
+    assert report["report"] == "llcheck-check"
+    assert report["summary"]["passed"] == report["summary"]["total"] > 0
+    for command in (["simulate", "--edition", "classic", "--players", "2", "--games", "3"],
+                    ["show", "classic"]):
+        code, out, _ = run(capsys, *command, "--json")
+        assert code == 0 and isinstance(json.loads(out), dict)

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from llcheck.progress import Status
+import io
+import re
+import subprocess
+import sys
+import time
+
+from llcheck.progress import Progress, Status
 from loveletter_ref.disputes.search import Budget
 from loveletter_ref.disputes.settle import compare
 from loveletter_ref.disputes.sides import open_side
@@ -29,3 +35,72 @@ def test_disputes_say_what_they_are_doing_as_they_start_it():
     compare(open_side("tr-2019", {}), open_side("nl-2019", {}), Budget(games=20, seconds=5), 1,
             keys=["priest.target", "game.end"], alone=False, say=said.append)
     assert said[0] == "playing games that tell tr-2019 and nl-2019 apart on 2 clauses"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _lines(text: str) -> list[str]:
+    return [part for part in re.split(r"[\r\n]", re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)) if part.strip()]
+
+
+def test_the_bar_fits_the_terminal_and_its_count_never_passes_its_total(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "40")
+    out = _Terminal()
+    bar = Progress(3, "cases and results", stream=out)
+    bar.expect(2)
+    for done in range(1, 8):  # more results than expected: the total follows
+        bar.update(done, f"case/{done}")
+        bar.bar.refresh()
+    bar.close()
+    shown = [line for line in _lines(out.getvalue()) if "/" in line]
+    assert shown and all(len(line) <= 40 for line in _lines(out.getvalue()))
+    counts = [tuple(map(int, re.search(r"(\d+)/(\d+)", line).groups())) for line in shown]
+    assert all(done <= total for done, total in counts)
+    assert counts[-1] == (7, 7)
+
+
+def _wait_for(condition, tries: int = 500) -> None:
+    for _ in range(tries):
+        if condition():
+            return
+        time.sleep(0.01)
+
+
+def test_off_a_terminal_a_plain_line_comes_every_few_seconds_with_the_time_left():
+    out = io.StringIO()
+    progress = Progress(4, "games", every=0.01, stream=out)
+    progress.update(1, "game 1")
+    _wait_for(lambda: "game 1" in out.getvalue())
+    progress.close()
+    line = out.getvalue().splitlines()[0]
+    assert re.fullmatch(r"progress: 1/4 games, \d+:\d\d spent, about \d+:\d\d left \(last: game 1\)", line)
+    after = out.getvalue()
+    time.sleep(0.05)
+    assert out.getvalue() == after  # closed: no more lines
+
+
+def test_a_status_off_a_terminal_says_what_it_is_doing_every_few_seconds(capsys):
+    status = Status(enabled=False, every=0.01)
+    status("probing classic with 3 players")
+    _wait_for(lambda: "probing" in capsys.readouterr().err)
+    status.close()
+    capsys.readouterr()
+    time.sleep(0.05)
+    assert capsys.readouterr().err == ""
+
+
+def test_check_piped_to_a_file_prints_progress_lines(tmp_path):
+    err = tmp_path / "err.txt"
+    command = [sys.executable, "-m", "llcheck", "check", "--impl", "reference", "--edition", "classic",
+               "--fuzz", "100", "--run", "fuzz/*", "--progress-every", "0.05", "-q"]
+    with err.open("w") as stderr:
+        code = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=stderr, check=False).returncode
+    assert code == 0
+    lines = [line for line in err.read_text().splitlines() if line.startswith("progress: ")]
+    assert lines, err.read_text()
+    for line in lines:
+        done, total = map(int, re.match(r"progress: (\d+)/(\d+) cases and results", line).groups())
+        assert done <= total == 3  # classic's three player counts

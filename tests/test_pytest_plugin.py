@@ -75,15 +75,36 @@ def test_the_plugin_names_the_corpus_folders_as_the_harness_does():
     assert (pytest_plugin.FOLDERS, pytest_plugin.DEFAULT_FOLDERS) == (STATUSES, DEFAULT_GROUPS)
 
 
-def test_the_editions_the_engine_does_not_play_are_skipped_unless_one_is_chosen(tmp_path):
-    run = pytest_in(tmp_path, "--llcheck-impl=python:adapters:ClassicOnly", "-k", "baron.compare", "-rs")
+def test_the_editions_come_from_the_engines_hello_unless_one_is_chosen(tmp_path):
+    """Regression: without --llcheck-edition a classic-only engine got a skipped test for every case
+    of the other editions."""
+    run = pytest_in(tmp_path, "--llcheck-impl=python:adapters:ClassicOnly", "-k", "baron.compare", "-v",
+                    "-rs")
     assert run.returncode == 0, run.stdout
-    assert "the engine does not play z-man-2019" in run.stdout
-    assert "the engine does not play premium" in run.stdout
-    run = pytest_in(tmp_path, "--llcheck-impl=python:adapters:ClassicOnly", "--llcheck-edition=classic",
-                    "-k", "baron.compare", "-rs")
-    assert run.returncode == 0, run.stdout
-    assert "does not play" not in run.stdout and " passed" in run.stdout
+    ran = re.findall(r"^llcheck-corpus::(\S+) (?:PASSED|SKIPPED)", run.stdout, flags=re.MULTILINE)
+    assert ran and all(case.startswith("classic.") for case in ran)
+    assert "does not play" not in run.stdout  # what is skipped needs a capability it lacks
+    run = pytest_in(tmp_path, "--llcheck-impl=reference", "-k", "baron.compare", "-v")
+    assert {"classic", "z19", "premium"} <= set(re.findall(r"^llcheck-corpus::([a-z0-9]+)\.", run.stdout,
+                                                           flags=re.MULTILINE))
+
+
+def test_a_node_id_from_the_summary_runs_that_case_alone(tmp_path):
+    """Regression: `pytest 'llcheck-corpus::ID'` said "file or directory not found"."""
+    (tmp_path / "test_mine.py").write_text("def test_mine():\n    assert False\n")
+    impl = "--llcheck-impl=python:adapters:DropDiscards"
+    run = pytest_in(tmp_path, impl, f"--llcheck-corpus={CORPUS}", "-rf")
+    failed = re.findall(r"^FAILED (llcheck-corpus::\S+)", run.stdout, flags=re.MULTILINE)
+    assert failed == ["llcheck-corpus::runner/guard-hit"], run.stdout
+    again = pytest_in(tmp_path, impl, f"--llcheck-corpus={CORPUS}", failed[0], "-v")
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert re.findall(r"^(llcheck-corpus::\S+) FAILED", again.stdout, flags=re.MULTILINE) == failed
+    assert "test_mine" not in again.stdout and "1 failed in" in again.stdout
+    both = pytest_in(tmp_path, impl, f"--llcheck-corpus={CORPUS}", failed[0], "test_mine.py")
+    assert "2 failed in" in both.stdout
+    wrong = pytest_in(tmp_path, impl, f"--llcheck-corpus={CORPUS}", "llcheck-corpus::no/such-case")
+    assert wrong.returncode == 4
+    assert "ERROR: llcheck: no case no/such-case in the corpus" in wrong.stderr
 
 
 @pytest.mark.parametrize(("options", "said"), [

@@ -34,6 +34,9 @@ COMMANDS = {
     "perft": "count the legal action sequences of a fixed deal, or compare an engine's count",
     "probe": "prove what can never happen in a round and find games for what can (z3)",
     "disputes": "compare rulebook readings: where they differ, a witness game or a proof it never matters",
+    "schema": "print a JSON Schema llcheck uses, or its installed path for an editor (--path)",
+    "smoke": "try an engine's handshake, one deal and one action, with a plain diagnosis",
+    "view": "write a case, a divergence or a game as a page to step through in a browser",
 }
 """Subcommand name -> one-line help; the module `llcheck.commands.<name>` implements it."""
 
@@ -52,7 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, help_text in COMMANDS.items():
         module = importlib.import_module(f"llcheck.commands.{name.replace('-', '_')}")
-        command = sub.add_parser(name, help=help_text, description=module.__doc__)
+        command = sub.add_parser(name, help=help_text, description=module.__doc__,
+                                 epilog=getattr(module, "EXAMPLES", None),
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
         module.add_arguments(command)
         command.set_defaults(run=module.run)
     return parser

@@ -540,13 +540,18 @@ def table_entry_json(entry: TableEntry) -> Json:
             "depths": [{"depth": d, **level.to_json()} for d, level in enumerate(entry.levels, 1)]}
 
 
+def schema_path() -> Path:
+    """The JSON Schema of perft tables."""
+    return conformance_dir() / "schema" / "perft.schema.json"
+
+
 def load_table(path: Path) -> list[TableEntry]:
     """The deals of a perft table, checked against its schema (ValueError names what is wrong)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"{path}: cannot read a perft table ({exc})") from None
-    error = best_match(validator_for(conformance_dir() / "schema" / "perft.schema.json").iter_errors(data))
+    error = best_match(validator_for(schema_path()).iter_errors(data))
     if error is not None:
         raise ValueError(f"{path}: {pointer_text(tuple(error.absolute_path))}: {error.message}")
     try:

@@ -2,11 +2,12 @@
 
     pytest --llcheck-impl='node my-engine.js' [--llcheck-edition E] [--llcheck-known-failures F]
 
-Each case becomes a test named by its id (under the node `llcheck-corpus`), so -k (which also
-matches the clause ids and tags a case names), -x, --junitxml and the rest of pytest work as
-usual; a failing case shows the clauses it checks, where the engine diverged, expected and
-actual. One engine serves every case and is replaced when it breaks. The fixture
-`llcheck_engine_factory` gives tests a callable returning a fresh engine.
+Each case becomes a test named by its id (under the node `llcheck-corpus`: `pytest
+'llcheck-corpus::ID'` runs it again), so -k (which also matches the clause ids and tags a case
+names), -x, --junitxml and the rest of pytest work as usual; the editions are those the engine's
+hello lists unless --llcheck-edition chooses; a failing case shows the clauses it checks, where
+the engine diverged, expected and actual. One engine serves every case and is replaced when it
+breaks. The fixture `llcheck_engine_factory` gives tests a callable returning a fresh engine.
 
 Without --llcheck-impl the plugin adds no test to a run (the fixture then skips its test); it only
 makes the properties' hypothesis profiles known to --hypothesis-profile. A failure ends with the
@@ -45,6 +46,12 @@ TIMEOUT = 10.0
 KNOWN = pytest.StashKey["KnownFailures | None"]()
 """Where the run keeps the --llcheck-known-failures list, once loaded."""
 
+NODE = "llcheck-corpus"
+"""The node holding the cases: a case's node id is `llcheck-corpus::CASE_ID`."""
+
+CHOSEN = pytest.StashKey["list[str]"]()
+"""The case node ids given on the command line (`llcheck-corpus::ID`), taken out of the paths."""
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("llcheck", "Love Letter conformance corpus (llcheck)")
@@ -68,6 +75,16 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("hypothesis_profile", None):
         from .hypothesis_profiles import register
         register(missing_only=True)
+    _take_case_ids(config)
+
+
+def _take_case_ids(config: pytest.Config) -> None:
+    """Node ids of cases given as arguments (`llcheck-corpus::ID`, as the summary prints them, or
+    `llcheck-corpus` for all) are no paths: pytest would look for a file of that name. They are
+    taken out of the arguments and choose the cases; given alone, nothing else is collected."""
+    chosen = [arg for arg in config.args if arg == NODE or arg.startswith(f"{NODE}::")]
+    config.stash[CHOSEN] = chosen
+    config.args[:] = [arg for arg in config.args if arg not in chosen]
 
 
 def _factory(config: pytest.Config) -> Callable[[], Engine] | None:
@@ -205,7 +222,9 @@ class Corpus(pytest.Collector):
         self.shared.discard()
 
 
-def _corpus(config: pytest.Config) -> tuple[list[Case], KnownFailures | None]:
+def _corpus(config: pytest.Config, plays: tuple[str, ...]) -> tuple[list[Case], KnownFailures | None]:
+    """The cases selected: of --llcheck-edition, else of every edition the engine's hello lists;
+    of the node ids given, when some were."""
     from .errors import UsageError
     from .harness.cases import CaseError, load_corpus
     from .harness.known import KnownFailures
@@ -222,14 +241,28 @@ def _corpus(config: pytest.Config) -> tuple[list[Case], KnownFailures | None]:
     except UsageError as exc:
         raise pytest.UsageError(f"llcheck: {exc}") from None
     config.stash[KNOWN] = known
-    selection = Selection(config.getoption("llcheck_edition") or (),
+    selection = Selection(config.getoption("llcheck_edition") or plays,
                           config.getoption("llcheck_status") or DEFAULT_FOLDERS)
-    return selection.choose(cases), known
+    chosen = _chosen_ids(config, cases)
+    return [case for case in selection.choose(cases) if chosen is None or case.id in chosen], known
 
 
-def _check_engine(config: pytest.Config, factory: Callable[[], Engine]) -> None:
+def _chosen_ids(config: pytest.Config, cases: list[Case]) -> set[str] | None:
+    """The case ids named by node id on the command line (None: no node id chose any)."""
+    chosen = config.stash.get(CHOSEN, [])
+    if not chosen or NODE in chosen:
+        return None
+    ids = {arg.removeprefix(f"{NODE}::") for arg in chosen}
+    unknown = sorted(ids - {case.id for case in cases})
+    if unknown:
+        raise pytest.UsageError(f"llcheck: no case {unknown[0]} in the corpus ({NODE}::ID names a case by "
+                                "its id)")
+    return ids
+
+
+def _check_engine(config: pytest.Config, factory: Callable[[], Engine]) -> tuple[str, ...]:
     """Start the engine once: one that cannot be started, or does not play an --llcheck-edition, is
-    one usage error rather than a failure per test."""
+    one usage error rather than a failure per test. The editions its hello lists."""
     from .engines.pipes import printable
     try:
         engine = factory()
@@ -242,6 +275,7 @@ def _check_engine(config: pytest.Config, factory: Callable[[], Engine]) -> None:
         if edition not in plays:
             raise pytest.UsageError(f"llcheck: --llcheck-edition: the engine does not play "
                                     f"{printable(edition, 100)} (it plays: {', '.join(plays) or 'nothing'})")
+    return plays
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -251,9 +285,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     factory = _factory(config)
     if factory is None:
         return
-    _check_engine(config, factory)
-    cases, known = _corpus(config)
-    corpus = Corpus.from_parent(session, name="llcheck-corpus", nodeid="llcheck-corpus", cases=cases,
+    cases, known = _corpus(config, _check_engine(config, factory))
+    corpus = Corpus.from_parent(session, name=NODE, nodeid=NODE, cases=cases,
                                 shared=_SharedEngine(factory), known=known)
     added = list(corpus.collect())
     items.extend(added)

@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from loveletter_ref.plural import counted
 from loveletter_ref.spec import Clause, Source
 
 from .differences import Difference, Stance, clause_stance
@@ -216,8 +217,8 @@ def comparison_text(data: dict[str, Any]) -> str:
     a, b = data["a"], data["b"]
     s = data["summary"]
     lines = [f"{_describe(a)} vs {_describe(b)}",
-             f"{len(data['verdicts'])} clauses differ: {s['observable']} observable, {s['vacuous']} vacuous, "
-             f"{s['undecided']} undecided{alone_note(data['verdicts'])}"]
+             f"{counted(len(data['verdicts']), 'clause differs', 'clauses differ')}: {s['observable']} "
+             f"observable, {s['vacuous']} vacuous, {s['undecided']} undecided{alone_note(data['verdicts'])}"]
     for side in (a, b):
         for key, (version, count) in side.get("contradicted", {}).items():
             lines.append(f"{side['spec']} contradicts itself on {key}: played here in version {version} of "

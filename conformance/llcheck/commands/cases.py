@@ -33,6 +33,13 @@ from ..harness.clauses import clause_quote
 from ..harness.jsonfmt import dumps
 from ..harness.selfcheck import validate
 
+EXAMPLES = """examples:
+  llcheck cases --list --tag countess               # the cases about the Countess
+  llcheck cases --show classic.countess.forced/with-king
+  llcheck cases --coverage --edition classic
+"""
+"""Shown at the end of --help."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     action = parser.add_mutually_exclusive_group()

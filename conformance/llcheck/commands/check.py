@@ -13,18 +13,21 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import shlex
 import stat
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from loveletter_ref.plural import counted
 from loveletter_ref.spec import Edition, known_specs, load_spec
 
-from .. import campaigns, exitcodes
+from .. import campaigns, exitcodes, progress
 from ..arguments import seconds
 from ..baseline import checking as baseline
 from ..baseline import report as baseline_report
@@ -35,6 +38,7 @@ from ..engines import options as engine_options
 from ..engines.loader import Impl, engine_factory, serve_command, start_failure
 from ..engines.pipes import printable
 from ..errors import UsageError
+from ..harness import lastfailed
 from ..harness.cases import STATUSES, Case, load_corpus, readings
 from ..harness.junit import junit_xml
 from ..harness.known import KnownFailures
@@ -55,6 +59,15 @@ MAX_JOBS = 256
 
 FUZZ_DIR = "llcheck-results/fuzz"
 """Where --fuzz saves the cases it finds, unless --fuzz-dir says otherwise."""
+
+
+EXAMPLES = """examples:
+  llcheck check --impl 'node my-engine.js' --junit report.xml
+  llcheck check --impl reference --fuzz 300 --properties --jobs 2
+  llcheck check --impl 'node my-engine.js' --results last.jsonl -x     # stop at the first failure
+  llcheck check --impl 'node my-engine.js' --results last.jsonl --lf   # then run only what failed
+"""
+"""Shown at the end of --help."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -89,6 +102,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="only the case ids matching (repeatable)")
     cases.add_argument("--skip", action="append", default=[], metavar="GLOB",
                        help="leave out the case ids matching (repeatable)")
+    cases.add_argument("--lf", "--last-failed", action="store_true", dest="last_failed",
+                       help="run again only what failed, errored or passed unexpectedly in the previous run, "
+                            "as its --results FILE recorded it (give the same --results; everything when "
+                            "nothing did); --run and --skip narrow it further")
     cases.add_argument("--known-failures", metavar="FILE",
                        help="case ids (one per line, with the reason) that must keep failing")
     cases.add_argument("--corpus", metavar="DIR",
@@ -103,11 +120,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     more.add_argument("--fuzz-dir", default=FUZZ_DIR, metavar="DIR",
                       help=f"where --fuzz saves the cases it finds (default {FUZZ_DIR})")
     out = parser.add_argument_group("reports")
-    out.add_argument("--json", metavar="FILE",
-                     help="write the JSON report (conformance/schema/report.schema.json)")
+    out.add_argument("--json", nargs="?", const=True, metavar="FILE",
+                     help="the JSON report (conformance/schema/report.schema.json): alone, on stdout in "
+                          "place of the text report, as --json prints JSON in every command; with FILE, "
+                          "written to FILE beside the text report")
     out.add_argument("--junit", metavar="FILE", help="write a JUnit XML report for CI")
     out.add_argument("--results", metavar="FILE", help="stream one JSON line per result as the run goes")
+    out.add_argument("-x", "--exitfirst", action="store_const", const=1, dest="max_fail",
+                     help="stop at the first failure: --max-fail 1")
+    out.add_argument("--max-fail", type=int, metavar="N",
+                     help="stop after N failed, errored or unexpectedly passing results; the cases, "
+                          "properties and fuzzing not reached are not run (exit code 1)")
     out.add_argument("-q", "--quiet", action="store_true", help="leave out the per-clause and per-tag tables")
+    out.add_argument("--progress-every", type=seconds, default=progress.EVERY, metavar="S",
+                     help="off a terminal, print a progress line every S seconds "
+                          f"(default {progress.EVERY:g}; on a terminal a bar shows the progress)")
     baseline.add_arguments(parser)
 
 
@@ -116,6 +143,8 @@ def _check_numbers(args: argparse.Namespace) -> None:
         raise UsageError("--jobs must be at least 1")
     if args.fuzz is not None and args.fuzz < 1:
         raise UsageError("--fuzz must be at least 1")
+    if args.max_fail is not None and args.max_fail < 1:
+        raise UsageError("--max-fail must be at least 1")
     if args.jobs > MAX_JOBS:
         raise UsageError(f"--jobs must be at most {MAX_JOBS}")
     cpus = os.cpu_count() or 1
@@ -165,6 +194,28 @@ def _check_paths(args: argparse.Namespace) -> None:
                 what = "overwrite the input" if (other, taken) in inputs else "be the same file as"
                 raise UsageError(f"{option} {printable(path)} would {what} {other} {printable(taken)}: "
                                  "give each report a file of its own")
+
+
+def _last_failed(args: argparse.Namespace) -> None:
+    """--lf: --run becomes the ids that went wrong in the --results file of the previous run (the
+    given --run globs keep those they match); a note on stderr says what is run again."""
+    if not args.last_failed:
+        return
+    if not args.results:
+        raise UsageError("--lf reads the previous run's results from --results FILE: give the --results "
+                         "of the run to repeat")
+    failed = lastfailed.failed_ids(args.results)
+    if not failed:
+        print(f"llcheck check: --lf: nothing went wrong in {printable(args.results)}: running everything",
+              file=sys.stderr)
+        return
+    globs = lastfailed.rerun(failed, args.only)
+    if not globs:
+        raise UsageError(f"--lf: no result that went wrong in {printable(args.results)} matches --run "
+                         f"({len(failed)} went wrong)")
+    print(f"llcheck check: --lf: running again {counted(len(globs), 'result')} that "
+          f"went wrong in {printable(args.results)}", file=sys.stderr)
+    args.only = globs
 
 
 def _is_file(value: str) -> bool:
@@ -436,7 +487,10 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
     began = time.perf_counter()
     _check_numbers(args)
     _check_names(args)
+    args.json_stdout = args.json is True
+    args.json = None if args.json is True else args.json
     _check_paths(args)
+    _last_failed(args)
     files = _spec_files(args.edition)
     _check_readings(args, files)
     reference = _reference_specs(args, files)
@@ -467,12 +521,16 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
         _note_never_run(known, corpus, engine.hello.editions)
     info = RunInfo(_named(args), engine.hello, _options(args, editions, selection.groups))
     session = _Session(args, info, known, outputs, cases, baselines, files)
+    campaign_ids = _campaign_ids(args, _specs(editions, files))
+    session.progress.expect(sum(map(session.selection.wants_id, campaign_ids)))
     with signals.polled() as stop:
+        session.stop = stop
         outcome = run_cases(cases, make_engine, jobs=args.jobs, engine=engine, on_result=session.record,
                             case_timeout=args.case_timeout, stop=stop)
-    interrupted = outcome.interrupted or session.campaigns(make_engine, editions)
+    interrupted = (outcome.interrupted and not session.halted) or signals.received is not None \
+        or session.campaigns(make_engine, editions)
     checked = time.perf_counter() - began  # the baseline replay is timed on its own line
-    if baselines is not None and not interrupted:
+    if baselines is not None and not interrupted and not session.halted:
         interrupted = baselines.run(make_engine, session.selection, corpus, args.corpus)
     elif baselines is not None:  # stopped before the replay: its cases and games are not run
         baselines.stopped(session.selection)
@@ -557,12 +615,18 @@ class _Session:
         self.results: list[Result] = []
         self.usage_error: UsageError | None = None
         self.rank = {case.id: n for n, case in enumerate(cases)}
-        self.progress = Progress(len(cases), "cases")
+        self.progress = Progress(len(cases), "cases and results", every=args.progress_every)
+        self.stop = threading.Event()
+        """Set to stop the cases run (--max-fail)."""
+        self.bad = 0
+        self.halted = False
+        """True once --max-fail results went wrong: what is left is not run."""
         outputs.begin(info)
 
     def record(self, result: Result) -> None:
-        """Take one result."""
-        if result.kind != "case" and not self.selection.wants_id(result.id):
+        """Take one result (none once --max-fail is reached: those still running when it was are
+        dropped)."""
+        if self.halted or (result.kind != "case" and not self.selection.wants_id(result.id)):
             return
         if self.known is not None:
             result = self.known.apply(result)
@@ -570,7 +634,11 @@ class _Session:
             result.replay = self.replay(result)
         self.results.append(result)
         self.outputs.result(result)
-        self.progress.update(len(self.results))
+        self.progress.update(len(self.results), result.id)
+        self.bad += result.status in BAD
+        if self.args.max_fail is not None and self.bad >= self.args.max_fail and not self.halted:
+            self.halted = True
+            self.stop.set()
 
     def campaigns(self, make_engine: campaigns.MakeEngine, editions: list[str]) -> bool:
         """Run --properties and --fuzz; True when interrupted. A usage error stops them and is kept."""
@@ -580,10 +648,10 @@ class _Session:
         for result_id in _campaign_ids(args, specs):  # the reports' order, whatever order they finish in
             self.rank.setdefault(result_id, len(self.rank))
         try:
-            if args.properties:
+            if args.properties and not self.halted:
                 campaigns.run_properties(make_engine, specs, args.profile, args.seed, self.record, args.jobs,
                                          wanted)
-            if args.fuzz:
+            if args.fuzz and not self.halted:
                 campaigns.run_fuzz(make_engine, specs, args.fuzz, args.seed, Path(args.fuzz_dir), self.record,
                                    args.jobs, wanted)
         except KeyboardInterrupt:
@@ -608,8 +676,14 @@ class _Session:
             report.exit_code = code = self.baselines.exit_code(code)
             report.baseline = baseline_report.to_json(self.baselines.files, self.replay.base, record)
         self.outputs.finish(report)
-        print(text_report(report, quiet=self.args.quiet))
-        if self.baselines is not None:
+        if self.args.json_stdout:
+            print(json.dumps(report.to_json(), indent=1, ensure_ascii=False, default=repr))
+        else:
+            print(text_report(report, quiet=self.args.quiet))
+        if self.halted:
+            print(f"llcheck check: stopped after {counted(self.bad, 'result')} went wrong "
+                  f"(--max-fail {self.args.max_fail}): what was left is not run", file=sys.stderr)
+        if self.baselines is not None and not self.args.json_stdout:
             print("\n".join(baseline_report.text_lines(self.baselines.files, self.replay.base, record,
                                                        self.baselines.interrupted,
                                                        failing=code == exitcodes.FAILED)))

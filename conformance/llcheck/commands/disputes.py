@@ -51,6 +51,14 @@ TIMEOUT = 20.0
 """z3's time limit per query for one comparison or audit, in seconds."""
 
 
+EXAMPLES = """examples:
+  llcheck disputes tr-2019 nl-2019                 # where two translations part
+  llcheck disputes nl-2019 z-man-2019 --json --games 60
+  llcheck disputes --all                           # rewrite docs/disputes.md
+"""
+"""Shown at the end of --help."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("specs", nargs="*", metavar="SPEC",
                         help="one reading (its contradictions and silences), or two specs to compare")

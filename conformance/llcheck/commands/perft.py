@@ -47,6 +47,14 @@ MAX_DEPTH = 40
 """No round of any edition lasts this many decisions."""
 
 
+EXAMPLES = """examples:
+  llcheck perft --edition classic --players 2 --seed 1 --depth 4
+  llcheck perft --edition classic --players 2 --seed 1 --depth 3 --divide --impl 'node my-engine.js'
+  llcheck perft --table
+"""
+"""Shown at the end of --help."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--edition", metavar="NAME|FILE", help="the edition of the deal")
     parser.add_argument("--players", type=int, help="player count of the deal")

@@ -30,6 +30,12 @@ from ..progress import Status
 from ..specs import check_players, edition_arg, parse_choices, version_choices
 from ..workers import in_workers
 
+EXAMPLES = """examples:
+  llcheck probe --edition z-man-2019 --players 3
+  llcheck probe --edition classic --players 2 --query no-winner --json
+"""
+"""Shown at the end of --help."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--edition", action="append", metavar="NAME|FILE",

@@ -43,6 +43,13 @@ SHOWN = 10
 """Changed cases and games listed by name when a baseline is recorded again."""
 
 
+EXAMPLES = """examples:
+  llcheck record --impl 'node my-engine.js' --edition classic --out baselines/classic.jsonl
+  llcheck check --impl 'node my-engine.js' --baseline baselines/classic.jsonl
+"""
+"""Shown at the end of --help."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--impl", required=True, metavar="reference|COMMAND|python:MODULE:CLASS",
                         help="the engine to record (as for llcheck check)")

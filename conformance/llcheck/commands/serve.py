@@ -20,6 +20,12 @@ from ..engines.server import serve
 from ..errors import UsageError
 from ..specs import edition_arg, parse_choices, version_choices
 
+EXAMPLES = """examples:
+  llcheck serve                                    # the reference engine on stdin/stdout
+  llcheck check --impl 'llcheck serve --spec my-edition.yaml' --edition my-edition.yaml --fuzz 100
+"""
+"""Shown at the end of --help."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--impl", default=REFERENCE, metavar="reference|python:MODULE:CLASS",

@@ -13,6 +13,12 @@ from .. import exitcodes
 from ..errors import UsageError
 from ..specs import edition_arg
 
+EXAMPLES = """examples:
+  llcheck show classic                             # cards, values, counts and rules by clause id
+  llcheck show --edition z-man-2019 --quotes       # with every clause's rulebook quote
+"""
+"""Shown at the end of --help."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("spec", nargs="?", metavar="NAME|FILE",

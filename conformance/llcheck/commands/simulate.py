@@ -31,12 +31,20 @@ from ..errors import UsageError
 from ..progress import Progress
 from ..specs import check_players, edition_arg, parse_choices, version_choices
 
+EXAMPLES = """examples:
+  llcheck simulate --edition classic --players 4 --games 2000 --seed 7
+  llcheck simulate --edition premium --players 6 --games 500 --json
+"""
+"""Shown at the end of --help."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--edition", required=True, metavar="NAME|FILE")
-    parser.add_argument("--players", type=int, required=True)
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--edition", required=True, metavar="NAME|FILE",
+                        help="the edition or reading to play: a bundled id or a spec file")
+    parser.add_argument("--players", type=int, required=True, metavar="N", help="players at the table")
+    parser.add_argument("--games", type=int, default=1000, metavar="G", help="games to play (default 1000)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="seed of the deals and choices: the same seed plays the same games (default 0)")
     parser.add_argument("--version-of", action="append", metavar="CLAUSE=N",
                         help="for a reading: play version N of a contradicted clause")
     parser.add_argument("--json", action="store_true", help="print JSON")

@@ -9,9 +9,16 @@ import argparse
 import sys
 
 from loveletter_ref.paths import rulebook_dirs
+from loveletter_ref.plural import counted
 from loveletter_ref.spec import Edition, check_spec, find_spec, load_spec
 
 from .. import exitcodes
+
+EXAMPLES = """examples:
+  llcheck validate spec/editions/*.yaml            # every bundled edition
+  llcheck validate my-edition.yaml                 # an edition of your own: FILE:LINE:COL per problem
+"""
+"""Shown at the end of --help."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,12 +52,8 @@ def _quotes(spec: Edition, books: bool) -> str:
     verbatim = sum(1 for s in sources if s.file and not s.paraphrase)
     paraphrases = sum(1 for s in sources if s.paraphrase)
     unfiled = len(sources) - verbatim - paraphrases
-    parts = [f"{_n(verbatim, 'quote')} checked" if books or not verbatim else
-             f"{_n(verbatim, 'quote')} not checked (rulebooks not found)"]
-    parts += [_n(paraphrases, "paraphrase")] if paraphrases else []
-    parts += [f"{_n(unfiled, 'quote')} of documents with no rulebook file"] if unfiled else []
+    parts = [f"{counted(verbatim, 'quote')} checked" if books or not verbatim else
+             f"{counted(verbatim, 'quote')} not checked (rulebooks not found)"]
+    parts += [counted(paraphrases, "paraphrase")] if paraphrases else []
+    parts += [f"{counted(unfiled, 'quote')} of documents with no rulebook file"] if unfiled else []
     return ", ".join(parts)
-
-
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"

@@ -5,14 +5,18 @@ the golden traces' suites (`golden/classic`) after all the others; one `<testcas
 named by its id, with the case's main clause as its classname (for a broad case, the first clause
 its failure is charged to, `charge.py`); a failure or error carries the divergence and the replay
 command; skipped cases and known failures are `<skipped>`; an unexpected pass is a failure.
+A testcase's `file=` is relative to the repository holding the working directory (the nearest
+folder up with `.git`) when the file is inside it, so that CI annotations link into it.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
+from pathlib import Path
 
 from loveletter_ref.lockstep import compact
 
@@ -28,6 +32,19 @@ _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-
 def clean(text: str) -> str:
     """`text` with the characters XML cannot hold replaced."""
     return _NOT_XML.sub("\ufffd", text)
+
+
+def repository_path(path: str, start: Path | None = None) -> str:
+    """`path` relative to the repository holding `start` (the working directory) when it is inside
+    that repository, else as given (a file of an installed package, say)."""
+    here = (start or Path.cwd()).resolve()
+    root = next((folder for folder in (here, *here.parents) if (folder / ".git").exists()), None)
+    if root is None:
+        return path
+    try:
+        return Path(os.path.abspath(path)).resolve().relative_to(root).as_posix()
+    except (ValueError, OSError):
+        return path
 
 
 def classname(result: Result) -> str:
@@ -72,7 +89,7 @@ def _testcase(suite: ET.Element, result: Result) -> None:
     case = ET.SubElement(suite, "testcase", classname=clean(classname(result)), name=clean(result.id),
                          time=f"{result.seconds:.6f}")
     if result.file:
-        case.set("file", clean(result.file.rpartition(":")[0] or result.file))
+        case.set("file", clean(repository_path(result.file.rpartition(":")[0] or result.file)))
     message = clean(result.message)
     if result.status in (FAILED, UNEXPECTED_PASS):
         ET.SubElement(case, "failure", message=message, type=result.status).text = _details(result)

@@ -11,6 +11,7 @@ from typing import Any
 
 from loveletter_ref.errors import escape_controls
 from loveletter_ref.lockstep import compact, first_index, shorten
+from loveletter_ref.plural import counted
 
 from .clauses import clause_quote
 from .compare import whole_value_detail, without_clauses
@@ -200,7 +201,7 @@ def totals(report: Report) -> str:
     text += f" in {report.seconds:.2f}s"
     if report.interrupted:
         kept = sum(report.tally[s] for s in STATUSES)
-        text += f" (interrupted: {kept} result{'' if kept == 1 else 's'} kept)"
+        text += f" (interrupted: {counted(kept, 'result')} kept)"
     return text
 
 

@@ -1,0 +1,108 @@
+"""The viewer in a real headless browser (Debian's chromium and chromedriver, which .ci/run
+installs): open the page, step forward and back with the keyboard, read the table from the DOM,
+take a screenshot."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from llcheck.cli import main
+
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+
+# skipped on a machine without them, never in CI, where .ci/run installs them
+pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER) and not os.environ.get("CI"),
+                                reason="needs chromium and chromedriver (apt-get install chromium "
+                                       "chromium-driver)")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[webdriver.Chrome]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--window-size=1200,900"):
+        options.add_argument(flag)
+    service = webdriver.ChromeService(executable_path=str(DRIVER))
+    driver = webdriver.Chrome(options=options, service=service)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _press(driver: webdriver.Chrome, key: str) -> None:
+    driver.find_element(By.TAG_NAME, "body").send_keys(key)
+
+
+def _hand(driver: webdriver.Chrome, seat: int) -> list[str]:
+    cards = driver.find_elements(By.CSS_SELECTOR, f"#table-seat-{seat} .hand .card")
+    return [card.get_attribute("data-card") or "" for card in cards]
+
+
+def test_a_case_steps_forward_and_back(browser: webdriver.Chrome, tmp_path: Path, capsys) -> None:
+    page = tmp_path / "case.html"
+    assert main(["view", "classic.countess.forced/with-king", "--html", str(page)]) == 0
+    browser.get(page.as_uri())
+    assert browser.find_element(By.ID, "film-title").text.startswith("classic.countess.forced/with-king")
+    assert browser.find_element(By.ID, "step-counter").text == "1 / 3"
+    assert sorted(_hand(browser, 0)) == ["Countess", "King"]
+    first = browser.find_element(By.CSS_SELECTOR, "#table-seat-0 .hand .card")
+    assert "7" in first.text or "6" in first.text  # card faces carry their values
+    assert "classic.countess.forced" in browser.find_element(By.ID, "film-clauses").text
+    _press(browser, Keys.ARROW_RIGHT)  # the refused King
+    assert browser.find_element(By.ID, "step-counter").text == "2 / 3"
+    assert "refused" in browser.find_element(By.ID, "frame-note").text
+    _press(browser, Keys.ARROW_RIGHT)  # the Countess is played
+    assert browser.find_element(By.ID, "step-counter").text == "3 / 3"
+    assert _hand(browser, 0) == ["King"]
+    discards = browser.find_elements(By.CSS_SELECTOR, "#table-seat-0 .discards .card")
+    assert [d.get_attribute("data-card") for d in discards] == ["Countess"]
+    assert "seat turn" in (browser.find_element(By.ID, "table-seat-1").get_attribute("class") or "")
+    _press(browser, Keys.ARROW_RIGHT)  # the last step stays the last
+    assert browser.find_element(By.ID, "step-counter").text == "3 / 3"
+    _press(browser, Keys.ARROW_LEFT)
+    _press(browser, Keys.ARROW_LEFT)
+    assert browser.find_element(By.ID, "step-counter").text == "1 / 3"
+    assert sorted(_hand(browser, 0)) == ["Countess", "King"]
+    shot = tmp_path / "case.png"
+    assert browser.save_screenshot(str(shot))
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_one_players_view_hides_the_other_hands(browser: webdriver.Chrome, tmp_path: Path) -> None:
+    page = tmp_path / "seat.html"
+    assert main(["view", "classic.countess.forced/with-king", "--seat", "1", "--html", str(page)]) == 0
+    browser.get(page.as_uri())
+    assert _hand(browser, 0) == ["hidden", "hidden"]
+    assert _hand(browser, 1) == ["Priest"]
+
+
+def test_a_failing_report_links_to_the_divergence(browser: webdriver.Chrome, tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    mutant = "python:llcheck.mutants.engines:countess_not_forced"
+    assert main(["check", "--impl", mutant, "--edition", "classic", "--run", "classic.countess.*",
+                 "--json", str(report), "-q"]) == 1
+    page = tmp_path / "report.html"
+    assert main(["view", str(report), "--html", str(page)]) == 0
+    failed = [r for r in json.loads(report.read_text())["results"] if r["status"] == "failed"]
+    browser.get(page.as_uri())
+    links = browser.find_elements(By.CSS_SELECTOR, "#index a.film-link")
+    assert sorted(link.text for link in links) == sorted(r["id"] for r in failed)
+    links[0].click()
+    parted = browser.find_element(By.ID, "parted")
+    assert parted.is_displayed()
+    assert "legal_actions" in parted.text
+    assert browser.find_element(By.ID, "expected").text != browser.find_element(By.ID, "actual").text
+    browser.save_screenshot(str(tmp_path / "parted.png"))
