@@ -63,8 +63,8 @@ def render(data: dict[str, Any]) -> str:
     out = [HEADER]
     budget = data["budget"]
     out.append(f"Budget: {budget['games']} games per player count, {budget['reach']} games per player count "
-               f"to reach a clause, {budget['tries']} continuations of each; z3 {data['z3_timeout']:g} s "
-               "per query.\n")
+               f"to reach a clause, {budget['tries']} continuations of each; z3 {data['z3_rlimit']} "
+               "resource units per solver call.\n")
     out += _readings(audits)
     out += _matrix(pairs, audits)
     out.append("## Each reading on its own\n")
@@ -237,9 +237,8 @@ def _evidence(v: dict[str, Any]) -> list[str]:
     proofs = v.get("proof", [])
     if proofs:
         counts = ", ".join(str(p["players"]) for p in proofs)
-        seconds = sum(p["seconds"] for p in proofs)
         out.append(f"Proof: z3 answers `{proofs[0]['query']}` on {proofs[0]['spec']}: "
-                   f"{proofs[0]['status']} for {counts} players ({seconds:.1f} s in all).\n")
+                   f"{proofs[0]['status']} for {counts} players.\n")
     return out
 
 

@@ -198,7 +198,7 @@ def verdict_text(verdict: dict[str, Any], indent: str = "") -> list[str]:
             lines.append(f"{indent}  replay under {label}: {json.dumps(replay, ensure_ascii=False)}")
     for proof in verdict.get("proof", []):
         lines.append(f"{indent}  proof: {proof['query']} on {proof['spec']}, {proof['players']} players: "
-                     f"{proof['status']} ({proof['seconds']} s)")
+                     f"{proof['status']}")
     if verdict.get("reason"):
         lines.append(f"{indent}  {verdict['reason']}")
     alone = verdict.get("alone")

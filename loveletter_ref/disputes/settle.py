@@ -34,7 +34,7 @@ from .differences import (
     open_cases,
     player_counts,
 )
-from .search import Budget, Clock, GamePlan, PairSearch, first_gap, seed_for, setting
+from .search import Budget, GamePlan, PairSearch, first_gap, seed_for, setting
 from .sides import PLAYERS, Side
 from .vacuity import Probe, probe
 from .witness import Witness, replay_looks
@@ -92,7 +92,7 @@ CASES = {"several": "several players", "none": "nobody"}
 """The round outcomes a next-round rule may leave out, in words."""
 
 
-def compare(a: Side, b: Side, budget: Budget, z3_timeout: float,
+def compare(a: Side, b: Side, budget: Budget, rlimit: int,
             keys: Iterable[str] | None = None, alone: bool = True,
             say: Callable[[str], None] = lambda text: None) -> Comparison:
     """Settle every clause on which `a` and `b` differ (or only `keys`).
@@ -126,7 +126,7 @@ def compare(a: Side, b: Side, budget: Budget, z3_timeout: float,
             verdicts[d.key] = Ruling(d.key, OBSERVABLE, d.a, d.b, a, b, witness=search.found[d.key])
         else:
             say(f"proving with z3 that {d.key} never matters ({i} of {len(searchable)})")
-            verdicts[d.key] = _z3_verdict(d, a, b, open_counts or counts, budget, z3_timeout, search,
+            verdicts[d.key] = _z3_verdict(d, a, b, open_counts or counts, budget, rlimit, search,
                                           _masked_note(counts, setups, d))
     if alone:
         for verdict in verdicts.values():
@@ -134,11 +134,11 @@ def compare(a: Side, b: Side, budget: Budget, z3_timeout: float,
                 continue
             if verdict.status == UNDECIDED:
                 say(f"settling {verdict.key} on its own")
-                verdict.alone = _alone(a, b, verdict.key, budget, z3_timeout)
+                verdict.alone = _alone(a, b, verdict.key, budget, rlimit)
             elif verdict.status == VACUOUS and _masked_by_gaps(verdict, (a, b)):
                 say(f"settling {verdict.key} on its own")
                 base, donor = (b, a) if verdict.proof[0]["spec"] == a.label else (a, b)
-                verdict.alone = _alone(base, donor, verdict.key, budget, z3_timeout)
+                verdict.alone = _alone(base, donor, verdict.key, budget, rlimit)
     return Comparison(a, b, [verdicts[d.key] for d in diffs], alike, masked)
 
 
@@ -153,13 +153,13 @@ def _masked_by_gaps(verdict: Ruling, sides: tuple[Side, Side]) -> bool:
                for key in open_clauses(prover.edition))
 
 
-def _alone(a: Side, b: Side, key: str, budget: Budget, z3_timeout: float) -> Ruling | None:
+def _alone(a: Side, b: Side, key: str, budget: Budget, rlimit: int) -> Ruling | None:
     """The verdict between `a` and `a` with only clause `key` as `b` states it."""
     hybrid = a.derived(b, key)
     if hybrid is None:
         return None
     lighter = replace(budget, games=budget.games // 2, reach=budget.reach // 2)
-    found = compare(a, hybrid, lighter, z3_timeout, keys=[key], alone=False).verdicts
+    found = compare(a, hybrid, lighter, rlimit, keys=[key], alone=False).verdicts
     return found[0] if found else None
 
 
@@ -180,7 +180,7 @@ def _search(a: Side, b: Side, diffs: list[Difference], budget: Budget,
 
 
 def _z3_verdict(d: Difference, a: Side, b: Side, counts: list[int], budget: Budget,
-                timeout: float, search: PairSearch, note: str = "") -> Ruling:
+                rlimit: int, search: PairSearch, note: str = "") -> Ruling:
     """Ask z3 whether either side ever consults the clause; continue any game it finds."""
     problems: list[str] = []
     probes: list[Probe] = []
@@ -189,7 +189,7 @@ def _z3_verdict(d: Difference, a: Side, b: Side, counts: list[int], budget: Budg
             continue
         cases = differing_cases(d.a, d.b)
         quiet = side.opened(d.key, cases) if cases else side.silenced(d.key)
-        result = probe(side.edition, side.label, d.key, counts, timeout, quiet or side.edition, cases)
+        result = probe(side.edition, side.label, d.key, counts, rlimit, quiet or side.edition, cases)
         probes.append(result)
         if result.unreachable:
             who = f"{_players_text(counts)} players"
@@ -217,8 +217,6 @@ def _undecided_reason(d: Difference, a: Side, b: Side, budget: Budget, search: P
     tried = f"no game showed a difference due to this clause in {budget.games} games per player count"
     if a.silenced(d.key) is not None or b.silenced(d.key) is not None:
         tried += f" and {budget.reach} games per player count that reach it"
-    if search.clock.expired:
-        tried += " (the time budget ran out first)"
     blocked = search.blocked.most_common(3)
     if blocked:
         tried += "; the games parted first on " + ", ".join(f"{k} ({n})" for k, n in blocked)
@@ -305,14 +303,14 @@ def _masked(counts: list[int], setups: dict[int, list[str]]) -> str:
 # -- one spec --------------------------------------------------------------------------------
 
 
-def audit(a: Side, budget: Budget, z3_timeout: float) -> list[Ruling]:
+def audit(a: Side, budget: Budget, rlimit: int) -> list[Ruling]:
     """A reading's contradictions (settled between versions) and silences (reached, or proved
     never needed)."""
     verdicts: list[Ruling] = []
     for clause in a.edition.clauses.values():
         for i in range(len(clause.versions)):
             for j in range(i + 1, len(clause.versions)):
-                verdicts.append(_contradiction(a, clause.key, i, j, budget, z3_timeout))
+                verdicts.append(_contradiction(a, clause.key, i, j, budget, rlimit))
     gaps = open_clauses(a.edition)
     found = reach_gaps(a, list(gaps), budget)
     for key, silence in gaps.items():
@@ -327,7 +325,7 @@ def audit(a: Side, budget: Budget, z3_timeout: float) -> list[Ruling]:
         if not declared:  # a gap the reading does not declare is reported when a game reaches it
             continue
         result = probe(a.edition, a.label, key, list(range(a.edition.min_players, a.edition.max_players + 1)),
-                       z3_timeout, a.edition, open_cases(stance))
+                       rlimit, a.edition, open_cases(stance))
         if result.unreachable:
             verdicts.append(Ruling(key, VACUOUS, stance, stance, a, a, proof=result.proofs,
                                     kind="silence", reason=silence))
@@ -343,9 +341,9 @@ def audit(a: Side, budget: Budget, z3_timeout: float) -> list[Ruling]:
     return verdicts
 
 
-def _contradiction(a: Side, key: str, i: int, j: int, budget: Budget, timeout: float) -> Ruling:
+def _contradiction(a: Side, key: str, i: int, j: int, budget: Budget, rlimit: int) -> Ruling:
     first, second = a.with_version(key, i), a.with_version(key, j)
-    comparison = compare(first, second, budget, timeout, keys=[key], alone=False)
+    comparison = compare(first, second, budget, rlimit, keys=[key], alone=False)
     if comparison.verdicts:
         verdict = comparison.verdicts[0]
         verdict.kind = "contradiction"
@@ -389,12 +387,11 @@ def open_clauses(edition: Edition) -> dict[str, str]:
 def reach_gaps(a: Side, keys: list[str], budget: Budget) -> dict[str, Witness]:
     """Games that stop on a rule gap, for as many of `keys` as the budget finds."""
     found: dict[str, Witness] = {}
-    clock = Clock(budget.seconds)
     edition = a.edition
     for n in range(edition.min_players, edition.max_players + 1):
         for key in keys:
             for i in range(budget.reach):
-                if key in found or clock.over():
+                if key in found:
                     break
                 witness = first_gap(edition, _gap_game(a, n, key, i))
                 hit = witness.looks[-1][0].clause if witness else None
