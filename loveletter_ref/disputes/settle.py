@@ -134,11 +134,11 @@ def compare(a: Side, b: Side, budget: Budget, rlimit: int,
                 continue
             if verdict.status == UNDECIDED:
                 say(f"settling {verdict.key} on its own")
-                verdict.alone = _alone(a, b, verdict.key, budget, rlimit)
+                _settle_alone(verdict, a, b, budget, rlimit)
             elif verdict.status == VACUOUS and _masked_by_gaps(verdict, (a, b)):
                 say(f"settling {verdict.key} on its own")
                 base, donor = (b, a) if verdict.proof[0]["spec"] == a.label else (a, b)
-                verdict.alone = _alone(base, donor, verdict.key, budget, rlimit)
+                _settle_alone(verdict, base, donor, budget, rlimit)
     return Comparison(a, b, [verdicts[d.key] for d in diffs], alike, masked)
 
 
@@ -153,14 +153,16 @@ def _masked_by_gaps(verdict: Ruling, sides: tuple[Side, Side]) -> bool:
                for key in open_clauses(prover.edition))
 
 
-def _alone(a: Side, b: Side, key: str, budget: Budget, rlimit: int) -> Ruling | None:
-    """The verdict between `a` and `a` with only clause `key` as `b` states it."""
-    hybrid = a.derived(b, key)
-    if hybrid is None:
-        return None
+def _settle_alone(verdict: Ruling, a: Side, b: Side, budget: Budget, rlimit: int) -> None:
+    """Settle the verdict's clause between `a` and `a` with only that clause as `b` states it
+    (`verdict.alone`); when no such spec passes validation, the reason says why."""
+    hybrid = a.derived(b, verdict.key)
+    if isinstance(hybrid, str):
+        verdict.reason = "; ".join(filter(None, [verdict.reason, f"not settled on its own: {hybrid}"]))
+        return
     lighter = replace(budget, games=budget.games // 2, reach=budget.reach // 2)
-    found = compare(a, hybrid, lighter, rlimit, keys=[key], alone=False).verdicts
-    return found[0] if found else None
+    found = compare(a, hybrid, lighter, rlimit, keys=[verdict.key], alone=False).verdicts
+    verdict.alone = found[0] if found else None
 
 
 def _search(a: Side, b: Side, diffs: list[Difference], budget: Budget,
