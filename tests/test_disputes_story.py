@@ -115,7 +115,7 @@ def test_after_the_games_part_each_side_follows_its_own_turns():
     turn follows; under the other side the same Baron is Ben's still (it was once told as Ana's,
     the turn the first side had moved to)."""
     data = comparison_json(compare(open_side("bga-classic-premium"), open_side("classic"), Budget(games=30),
-                                   10.0, keys=["targeting.no-valid-target"]))
+                                   30_000_000, keys=["targeting.no-valid-target"]))
     text = data["verdicts"][0]["alone"]["witness"]["story"]
     assert "Under classic: Ben plays the Baron, it has no effect; Ana draws the " in text
     assert "Under classic with bga-classic-premium's targeting.no-valid-target: Ben plays the Baron; " \

@@ -183,24 +183,30 @@ def _search(a: Side, b: Side, diffs: list[Difference], budget: Budget,
 
 def _z3_verdict(d: Difference, a: Side, b: Side, counts: list[int], budget: Budget,
                 rlimit: int, search: PairSearch, note: str = "") -> Ruling:
-    """Ask z3 whether either side ever consults the clause; continue any game it finds."""
+    """Ask z3 whether each side ever consults the clause; continue any game it finds. A proof
+    under one side while the other's games do consult the clause makes the verdict depend on the
+    partner: the reason says so."""
     problems: list[str] = []
     probes: list[Probe] = []
+    cases = differing_cases(d.a, d.b)
     for side in (a, b):
         if side.edition.clause_by_key(d.key) is None and d.kind != "all_eliminated":
             continue
-        cases = differing_cases(d.a, d.b)
         quiet = side.opened(d.key, cases) if cases else side.silenced(d.key)
         result = probe(side.edition, side.label, d.key, counts, rlimit, quiet or side.edition, cases)
         probes.append(result)
-        if result.unreachable:
-            who = f"{_players_text(counts)} players"
-            never = (f"ends a round won by {' or by '.join(CASES[c] for c in cases)} (the only cases in "
-                     f"which the two rules differ) and goes on" if cases else f"consults {d.key}")
-            return Ruling(d.key, VACUOUS, d.a, d.b, a, b, proof=result.proofs,
-                           reason=f"no game of {side.label} with {who} ever {never} (z3){note}")
         if result.problem:
             problems.append(result.problem)
+    proved = next((p for p in probes if p.unreachable), None)
+    if proved is not None:
+        who = f"{_players_text(counts)} players"
+        never = (f"ends a round won by {' or by '.join(CASES[c] for c in cases)} (the only cases in "
+                 f"which the two rules differ) and goes on" if cases else f"consults {d.key}")
+        reached = next((p.spec for p in probes if p.reached and not p.refuted), None)
+        partner = (f"; games of {reached} do, so this verdict depends on the partner: against another "
+                   f"spec the clause may show" if reached else "")
+        return Ruling(d.key, VACUOUS, d.a, d.b, a, b, proof=proved.proofs,
+                      reason=f"no game of {proved.spec} with {who} ever {never} (z3){partner}{note}")
     witness = _continue_z3_games(d, search, probes)
     if witness is not None:
         return Ruling(d.key, OBSERVABLE, d.a, d.b, a, b, witness=witness)
