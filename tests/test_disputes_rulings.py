@@ -21,7 +21,8 @@ def flat(text: str) -> str:
 def test_the_report_opens_with_the_ruling_tables_and_the_question_index():
     text = REPORT.read_text(encoding="utf-8")
     heads = [line for line in text.splitlines() if line.startswith("## ")]
-    assert heads[:3] == ["## Rulings at a glance", "## Question index", "## Notes of the readings (not rules)"]
+    assert heads[:3] == ["## Rulings at a glance", "## Question index",
+                         "## Notes of the readings (not rules)"]
     summary = text.split("## The readings")[0]
     for edition in sorted({load_spec(name).describes for name in readings()}):
         names = [n for n in readings() if load_spec(n).describes == edition]
