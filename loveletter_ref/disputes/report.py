@@ -72,7 +72,7 @@ def verdict_json(verdict: Ruling) -> dict[str, Any]:
         out["witness"] = {
             **w.to_json(a.edition),
             "story": gap_story(w, a.label) if verdict.kind == "silence" else story(w, a.label, b.label),
-            "replays": {side.label: {**side.replay_header(), **w.replay(side.edition)}
+            "replays": {side.label: {**side.replay_header(), **w.replay(side.edition, name=side.name)}
                         for side in ((a,) if verdict.kind == "silence" else (a, b))},
         }
     if verdict.proof:

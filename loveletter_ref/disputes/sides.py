@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from loveletter_ref.spec import Edition, data_problems, load_document, load_spec
+from loveletter_ref.spec import Edition, data_problems, known_specs, load_document, load_spec
 from loveletter_ref.spec.compile import compile_spec
 from loveletter_ref.spec.yamlsafe import Positions
 
@@ -56,9 +56,17 @@ class Side:
             label += f" with {self.swap[1].label}'s {self.swap[0]}"
         return label
 
+    @property
+    def name(self) -> str:
+        """How a replay names the spec's file: its id when bundled, else its path (so that a
+        replay of a spec of one's own can be played again)."""
+        bundled = known_specs().get(self.id)
+        return self.id if bundled is not None and bundled.resolve() == self.path.resolve() else str(self.path)
+
     def replay_header(self) -> dict[str, Any]:
-        """How a replay names this spec: its id, versions chosen, and any clause swapped in."""
-        out: dict[str, Any] = {"edition": self.id}
+        """How a replay names this spec: its file (`name`), versions chosen, and any clause
+        swapped in."""
+        out: dict[str, Any] = {"edition": self.name}
         chosen = {key: index + 1 for key, index in self.choices}
         if chosen:
             out["versions"] = chosen
