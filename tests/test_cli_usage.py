@@ -68,11 +68,10 @@ BAD = [
     (["perft", "--edition", "classic", "--players", "2", "--seed", "1", "--depth", "2", "--timeout", "-1"],
      "llcheck perft: argument --timeout: must be a number of seconds above 0 and at most 1,000,000, "
      "not '-1'"),
-    (["disputes", "--timeout", "nan", "classic", "z-man-2019"],
-     "llcheck disputes: argument --timeout: must be a number of seconds above 0 and at most 1,000,000, "
-     "not 'nan'"),
+    (["disputes", "--rlimit", "nan", "classic", "z-man-2019"],
+     "llcheck disputes: argument --rlimit: expected a whole number of z3 resource units, not 'nan'"),
     (["disputes", "classic", "z-man-2019", "--jobs", "0"], "llcheck disputes: --jobs must be at least 1"),
-    (["probe", "--timeout", "1e308"], "llcheck probe: argument --timeout: must be a number of seconds"),
+    (["probe", "--rlimit", "1e308"], "llcheck probe: argument --rlimit: expected a whole number of z3"),
     (["record", "--impl", "reference", "--edition", "classic", "--out", "x.jsonl", "--timeout", "inf"],
      "llcheck record: argument --timeout: must be a number of seconds"),
     (["simulate", "--edition", "fa-guide", "--players", "2", "--version-of", "setup.deck=7"],

@@ -80,7 +80,7 @@ def test_one_reading_alone_lists_its_open_points(capsys):
 def test_a_legality_difference_ends_with_the_refusal(capsys):
     a, b = open_side("sl-en-2019"), open_side("z-man-2019")
     from loveletter_ref.disputes import Budget, compare, comparison_json
-    data = comparison_json(compare(a, b, Budget(games=30), 5.0, keys=["guard.target"], alone=False))
+    data = comparison_json(compare(a, b, Budget(games=30), 15_000_000, keys=["guard.target"], alone=False))
     verdict = data["verdicts"][0]
     assert verdict["status"] == "observable" and problems(verdict) == []
     replays = verdict["witness"]["replays"]
@@ -90,7 +90,7 @@ def test_a_legality_difference_ends_with_the_refusal(capsys):
 
 @pytest.mark.parametrize("args", [[], ["classic", "z-man-2019", "fa-guide"], ["--check"],
                                   ["--all", "classic"], ["fa-guide", "--version-of", "round.tie=9"],
-                                  ["fa-guide", "--timeout", "0"], ["fa-guide", "--version-of", "nonsense=1"],
+                                  ["fa-guide", "--rlimit", "0"], ["fa-guide", "--version-of", "nonsense=1"],
                                   ["fa-guide", "classic", "--version-of", "baron.tie=1"]])
 def test_bad_usage_is_one_line_and_exit_2(capsys, args):
     code, out, err = run_cli(capsys, *args)
@@ -188,7 +188,7 @@ def test_next_round_rules_that_differ_only_where_no_game_goes_are_vacuous(tmp_pa
     whose rounds never end so needs no answer there, and the comparison proves it."""
     from loveletter_ref.disputes import Budget, compare, comparison_json
     path = variant_reading(tmp_path, "    tie: [all_win]\n", "    tie: [discard_total]\n")
-    data = comparison_json(compare(open_side(str(path)), open_side("classic"), Budget(games=20), 10.0,
+    data = comparison_json(compare(open_side(str(path)), open_side("classic"), Budget(games=20), 30_000_000,
                                    keys=["round.next-first"], alone=False))
     verdict = data["verdicts"][0]
     assert verdict["status"] == "vacuous" and problems(verdict) == []
@@ -199,7 +199,7 @@ def test_a_comparison_says_which_version_of_a_contradiction_it_plays(capsys):
     from loveletter_ref.disputes import Budget, compare, comparison_json, comparison_text
     a, b = open_side("fa-guide"), open_side("classic")
     contradicted = sorted(c.key for c in a.edition.clauses.values() if c.versions)
-    text = comparison_text(comparison_json(compare(a, b, Budget(games=5), 5.0, keys=[], alone=False)))
+    text = comparison_text(comparison_json(compare(a, b, Budget(games=5), 15_000_000, keys=[], alone=False)))
     for key in contradicted:
         assert f"fa-guide contradicts itself on {key}: played here in version 1 of 2" in text
 
@@ -210,7 +210,7 @@ def test_a_vacuous_verdict_the_proving_side_may_owe_to_its_own_gaps_is_settled_o
     would part on their own is settled on the other side, with only this clause swapped in."""
     from loveletter_ref.disputes import Budget, compare, comparison_json
     a, b = open_side("bga-classic-premium"), open_side("classic")
-    data = comparison_json(compare(a, b, Budget(games=30), 10.0, keys=["round.next-first"]))
+    data = comparison_json(compare(a, b, Budget(games=30), 30_000_000, keys=["round.next-first"]))
     verdict = data["verdicts"][0]
     assert verdict["status"] == "vacuous" and verdict["proof"][0]["spec"] == "bga-classic-premium"
     alone = verdict["alone"]
@@ -225,7 +225,7 @@ def test_a_clause_vacuous_between_two_but_observable_on_its_own_is_headed_so():
     "vacuous" as "can never matter"."""
     from loveletter_ref.disputes import Budget, compare, comparison_json, comparison_text
     a, b = open_side("bga-classic-premium"), open_side("classic")
-    data = comparison_json(compare(a, b, Budget(games=30), 10.0,
+    data = comparison_json(compare(a, b, Budget(games=30), 30_000_000,
                                    keys=["targeting.no-valid-target", "setup.first-player"]))
     assert [v["status"] for v in data["verdicts"]] == ["vacuous", "vacuous"]
     assert data["summary"]["observable_alone"] == 1
@@ -236,15 +236,16 @@ def test_a_clause_vacuous_between_two_but_observable_on_its_own_is_headed_so():
     assert "\nsetup.first-player: VACUOUS\n" in text
 
 
-def test_a_card_clause_left_undecided_is_settled_on_its_own():
-    """countess: the Dutch classic variant numbers the Countess 8 and its King 7; games of the
-    two part first on the tie rule and the token target. On its own, classic's Countess (7)
-    ties with the variant's King, which changes who wins a showdown."""
+def test_a_clause_is_settled_on_its_own_only_through_a_valid_spec():
+    """countess: the Dutch classic variant numbers the Countess 8 and its King 7. Classic's
+    Countess (7) in the variant would share the King's value, which `llcheck validate` rejects in
+    any spec: no verdict rests on such a hybrid, and the reason says why there is none."""
     from loveletter_ref.disputes import Budget, compare, comparison_json
     a, b = open_side("nl-2019-classic-variant"), open_side("classic")
-    verdict = comparison_json(compare(a, b, Budget(games=30), 10.0, keys=["countess"]))["verdicts"][0]
-    assert verdict["status"] == "undecided"
-    assert verdict["alone"]["status"] == "observable" and problems(verdict["alone"]) == []
+    verdict = comparison_json(compare(a, b, Budget(games=30), 30_000_000, keys=["countess"]))["verdicts"][0]
+    assert "alone" not in verdict
+    assert ("not settled on its own: nl-2019-classic-variant with countess as classic states it is not a "
+            "valid spec (Countess has value 7, like King") in verdict["reason"]
 
 
 def test_an_edited_copy_of_a_bundled_reading_is_told_apart_from_it(capsys, tmp_path):
@@ -281,7 +282,8 @@ def test_cards_neither_side_deals_do_not_mask_the_rest():
     times; so those cards are vacuous, and games of 2-4 players can show round.tie."""
     from loveletter_ref.disputes import Budget, compare, comparison_json
     a, b = open_side("premium"), open_side("classic")
-    data = comparison_json(compare(a, b, Budget(games=60), 5.0, keys=["jester", "round.tie"], alone=False))
+    data = comparison_json(compare(a, b, Budget(games=60), 15_000_000, keys=["jester", "round.tie"],
+                                   alone=False))
     jester, tie = data["verdicts"]
     assert jester["status"] == "vacuous"
     assert jester["reason"] == ("no deck for 2-4 players holds the Jester "

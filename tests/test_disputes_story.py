@@ -87,7 +87,7 @@ def test_premium_events_are_told_in_words(tmp_path):
 
 def test_a_player_count_one_side_refuses_is_told_as_a_refused_game(capsys):
     """players: classic seats 2-4, z-man-2019 2-6; the witness is a game of 5 players."""
-    data = comparison_json(compare(open_side("classic"), open_side("z-man-2019"), Budget(games=1), 1.0,
+    data = comparison_json(compare(open_side("classic"), open_side("z-man-2019"), Budget(games=1), 3_000_000,
                                    keys=["players"], alone=False))
     text = data["verdicts"][0]["witness"]["story"]
     assert text.startswith("5 players; Ana starts. Under classic: the game is refused: classic is for "
@@ -115,7 +115,7 @@ def test_after_the_games_part_each_side_follows_its_own_turns():
     turn follows; under the other side the same Baron is Ben's still (it was once told as Ana's,
     the turn the first side had moved to)."""
     data = comparison_json(compare(open_side("bga-classic-premium"), open_side("classic"), Budget(games=30),
-                                   10.0, keys=["targeting.no-valid-target"]))
+                                   30_000_000, keys=["targeting.no-valid-target"]))
     text = data["verdicts"][0]["alone"]["witness"]["story"]
     assert "Under classic: Ben plays the Baron, it has no effect; Ana draws the " in text
     assert "Under classic with bga-classic-premium's targeting.no-valid-target: Ben plays the Baron; " \
@@ -124,7 +124,7 @@ def test_after_the_games_part_each_side_follows_its_own_turns():
 
 def test_when_neither_side_plays_on_the_story_says_so():
     """players: fa-guide seats 5 but names too few cards for them, classic refuses 5 players."""
-    data = comparison_json(compare(open_side("fa-guide"), open_side("classic"), Budget(games=1), 1.0,
+    data = comparison_json(compare(open_side("fa-guide"), open_side("classic"), Budget(games=1), 3_000_000,
                                    keys=["players"], alone=False))
     text = data["verdicts"][0]["witness"]["story"]
     assert text.endswith("So neither plays on: fa-guide's rules are silent at setup.deck, and classic "

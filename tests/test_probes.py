@@ -21,12 +21,12 @@ from loveletter_ref.probes.playback import play, silenced
 from loveletter_ref.probes.unroll import encodable
 from loveletter_ref.spec import Step
 
-TIMEOUT = 120
+RLIMIT = 400_000_000
 
 
 def answers(edition: str, players: int, names: list[str]) -> dict[str, object]:
     spec = load_spec(edition)
-    return {name: prover(spec, players).ask(QUERIES[name], TIMEOUT) for name in names}
+    return {name: prover(spec, players).ask(QUERIES[name], RLIMIT) for name in names}
 
 
 def assert_witness_replays(spec, verdict) -> None:
@@ -89,7 +89,7 @@ def test_witness_stops_at_the_action_where_the_situation_arises():
 @pytest.mark.parametrize("key", ["baron.tie", "prince.empty-deck"])
 def test_clause_applies_witness_makes_the_engine_need_that_clause(key):
     spec = load_spec("z-man-2019")
-    verdict = check(spec, 3, clause_applies(key), TIMEOUT)
+    verdict = check(spec, 3, clause_applies(key), RLIMIT)
     assert verdict.status == "reachable" and verdict.problem is None, verdict
     quiet = silenced(spec, key)
     replayed = play(quiet, verdict.witness)
@@ -99,10 +99,10 @@ def test_clause_applies_witness_makes_the_engine_need_that_clause(key):
 
 def test_a_silent_clause_in_a_reading_is_reached_and_the_engine_stops_there():
     reading = silenced(load_spec("classic"), "baron.tie")
-    verdict = check(reading, 2, clause_applies("baron.tie"), TIMEOUT)
+    verdict = check(reading, 2, clause_applies("baron.tie"), RLIMIT)
     assert verdict.status == "reachable" and verdict.problem is None
     assert "the rules give no answer" in verdict.story
-    gap = check(reading, 2, query("silent-clause"), TIMEOUT)
+    gap = check(reading, 2, query("silent-clause"), RLIMIT)
     assert gap.status == "reachable" and gap.problem is None
     assert play(reading, gap.witness).gap.clause == "classic.baron.tie"
 
@@ -113,7 +113,7 @@ def test_a_showdown_is_reached_though_a_rule_of_the_round_end_is_silent(key, nam
     """Regression: three hands tie, or a round ends with nobody winning, before the silent tie or
     token rule stops the round; the witness stops on that gap (both were proved unreachable)."""
     reading = silenced(load_spec("classic"), key)
-    verdict = check(reading, players, query(name), TIMEOUT)
+    verdict = check(reading, players, query(name), RLIMIT)
     assert verdict.status == "reachable" and verdict.problem is None, verdict
     assert play(reading, verdict.witness).gap.clause == f"classic.{key}"
 
@@ -127,24 +127,24 @@ def test_premium_has_no_card_paying_a_bonus_token_twice(players):
 
 def test_a_silent_setup_rule_stops_every_round_before_the_first_action():
     reading = silenced(load_spec("classic"), "setup.face-up")
-    verdict = check(reading, 2, clause_applies("setup.face-up"), TIMEOUT)
+    verdict = check(reading, 2, clause_applies("setup.face-up"), RLIMIT)
     assert verdict.status == "reachable" and verdict.witness["rounds"][0]["actions"] == []
-    other = check(reading, 2, query("three-way-tie"), TIMEOUT)
+    other = check(reading, 2, query("three-way-tie"), RLIMIT)
     assert other.status == "unreachable" and "silent" in other.reason
 
 
 def test_setup_rules_apply_at_every_deal_and_inputs_and_unknown_keys_never():
-    verdict = check(load_spec("classic"), 2, clause_applies("setup.deal"), TIMEOUT)
+    verdict = check(load_spec("classic"), 2, clause_applies("setup.deal"), RLIMIT)
     assert verdict.status == "reachable" and verdict.witness["rounds"][0]["actions"] == []
-    verdict = check(load_spec("classic"), 2, clause_applies("setup.first-player"), TIMEOUT)
+    verdict = check(load_spec("classic"), 2, clause_applies("setup.first-player"), RLIMIT)
     assert verdict.status == "unreachable"
-    verdict = check(load_spec("classic"), 2, clause_applies("no.such-clause"), TIMEOUT)
+    verdict = check(load_spec("classic"), 2, clause_applies("no.such-clause"), RLIMIT)
     assert verdict.status == "unreachable" and verdict.method == "no rule leads there"
 
 
 def test_any_of_reaches_the_first_situation_that_can_happen():
     spec = load_spec("classic")
-    verdict = check(spec, 2, any_of(query("all-eliminated"), query("set-aside-drawn")), TIMEOUT)
+    verdict = check(spec, 2, any_of(query("all-eliminated"), query("set-aside-drawn")), RLIMIT)
     assert verdict.status == "reachable" and verdict.problem is None
 
 
@@ -162,9 +162,9 @@ def strange_priest(kind: str = "predict"):
 def test_a_rule_the_probes_do_not_model_makes_proofs_unknown_naming_the_clause():
     strange = strange_priest()
     encodable(strange, 2)  # not an error: the answers say what they cannot decide
-    proof = check(strange, 2, query("card-in-two-places"), TIMEOUT)
+    proof = check(strange, 2, query("card-in-two-places"), RLIMIT)
     assert proof.status == "unknown" and "classic.priest.look" in proof.reason
-    found = check(strange, 2, query("set-aside-drawn"), TIMEOUT)
+    found = check(strange, 2, query("set-aside-drawn"), RLIMIT)
     assert found.status == "reachable" and found.problem is None
 
 
@@ -217,19 +217,20 @@ def test_probe_command_asks_a_reading_only_the_queries_named_a_clause_among_them
     assert named["status"] == "reachable" and named["surprise"] is None
 
 
-def test_an_unknown_answer_names_the_time_allowed(capsys):
+def test_an_unknown_answer_names_the_resource_limit(capsys):
     code = main(["probe", "--edition", "classic", "--players", "2", "--query", "no-winner",
-                 "--timeout", "0.001"])
+                 "--rlimit", "1000"])
     out = capsys.readouterr().out
     assert code == 0
-    assert "unknown" in out and "not decided in the 0.001 s allowed" in out
+    assert "unknown" in out and "not decided within the z3 resource limit of 1000 units" in out
 
 
 @pytest.mark.parametrize("argv, message", [
     (["--query", "no-such-query"], "no probe query 'no-such-query'"),
     (["--query", "clause-applies:no.such"], "no clause 'no.such' in classic"),
     (["--players", "9"], "classic is for 2-4 players, not 9"),
-    (["--timeout", "0"], "argument --timeout: must be a number of seconds above 0"),
+    (["--rlimit", "0"], "argument --rlimit: must be a whole number of z3 resource units from 1"),
+    (["--rlimit", "2.5"], "argument --rlimit: expected a whole number of z3 resource units"),
 ])
 def test_probe_command_refuses_bad_arguments_in_one_line(capsys, argv, message):
     try:

@@ -39,7 +39,7 @@ def probed(spec, conditions) -> set[str]:
     prover = Prover(spec, 2)
     found = set()
     for condition in conditions:
-        verdict = prover.ask(condition, 60)
+        verdict = prover.ask(condition, 200_000_000)
         assert verdict.status != "unknown", condition.name
         assert verdict.problem is None, (condition.name, verdict.problem)
         if verdict.status == "reachable":
@@ -77,7 +77,7 @@ def test_a_play_is_reached_though_the_rule_deciding_it_is_silent(tmp_path, deck,
     path.write_text((DATA / f"{deck}.yaml").read_text().replace("choose: {who: any}", "choose: {who: other}"))
     spec = silenced(load_spec(path), key)
     assert probed(spec, [query(name)]) == exhaustive(spec, [query(name)]) == {name}
-    verdict = Prover(spec, 2).ask(query(name), 60)
+    verdict = Prover(spec, 2).ask(query(name), 200_000_000)
     assert play(spec, verdict.witness).gap.clause == f"{spec.prefix}.{key}"
 
 

@@ -32,7 +32,7 @@ def test_a_status_line_is_silent_off_a_terminal(capsys):
 
 def test_disputes_say_what_they_are_doing_as_they_start_it():
     said: list[str] = []
-    compare(open_side("tr-2019", {}), open_side("nl-2019", {}), Budget(games=20, seconds=5), 1,
+    compare(open_side("tr-2019", {}), open_side("nl-2019", {}), Budget(games=20), 3_000_000,
             keys=["priest.target", "game.end"], alone=False, say=said.append)
     assert said[0] == "playing games that tell tr-2019 and nl-2019 apart on 2 clauses"
 

@@ -3,9 +3,9 @@
 and optionally the whole report from scratch.
 
 Times are CPU seconds of this process (the machine may be shared), best of `--repeat`. z3 is
-given `--z3` seconds per query.
+given `--z3` resource units (rlimit) per solver call.
 
-    python tools/bench_disputes.py [--repeat R] [--z3 S] [--all]
+    python tools/bench_disputes.py [--repeat R] [--z3 N] [--all]
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--z3", type=float, default=DEFAULT_Z3)
+    parser.add_argument("--z3", type=int, default=DEFAULT_Z3)
     parser.add_argument("--all", action="store_true", help="also build the whole report from scratch")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()

@@ -8,7 +8,7 @@ the wall-clock total. Every witness is replayed by the reference engine as part 
 a result that contradicts its expectation, or a witness the engine does not confirm, is listed
 and makes the exit code 1.
 
-    python tools/bench_probes.py [--jobs J] [--edition E ...] [--timeout S] [--json]
+    python tools/bench_probes.py [--jobs J] [--edition E ...] [--rlimit N] [--json]
 """
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="configurations probed in parallel")
     parser.add_argument("--edition", action="append", help="edition(s) to probe (default: every bundled one)")
     parser.add_argument("--players", action="append", type=int, help="player count(s) (default: every one)")
-    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per query")
+    parser.add_argument("--rlimit", type=int, default=1_000_000_000,
+                        help="z3 resource units per solver call of a query")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     args = parser.parse_args()
     bundled = [name for name, path in known_specs().items() if path.parent.name == "editions"]
@@ -51,7 +52,7 @@ def main() -> int:
     jobs = [(e, n) for e, n in configurations(editions) if not args.players or n in args.players]
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        reports = list(pool.map(probe, *zip(*[(e, {}, n, list(QUERIES), args.timeout) for e, n in jobs],
+        reports = list(pool.map(probe, *zip(*[(e, {}, n, list(QUERIES), args.rlimit) for e, n in jobs],
                                             strict=True)))
     wall = time.perf_counter() - start
     reports.sort(key=lambda r: (r["edition"], r["players"]))

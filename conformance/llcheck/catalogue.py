@@ -28,7 +28,7 @@ from loveletter_ref.spec import known_specs, load_spec
 
 from .workers import in_workers
 
-FORMAT = 1
+FORMAT = 2
 """Bumped whenever the stored form of a verdict changes."""
 
 DEFAULT_OUTPUT = Path("docs/disputes.md")
@@ -37,10 +37,11 @@ DEFAULT_DATA = Path("docs/disputes.json")
 GENERATED = "by llcheck disputes --all from spec/readings/ and spec/editions/; do not edit"
 """What the stored verdicts say wrote them (docs/disputes.md says it in its first lines)."""
 
-DEFAULT_BUDGET = Budget(seconds=600.0)
-"""The search budget of the report (counts decide; the seconds are only a safety limit)."""
-DEFAULT_Z3 = 10.0
-"""z3's time limit per query for the report, in seconds."""
+DEFAULT_BUDGET = Budget()
+"""The search budget of the report (counts of games)."""
+DEFAULT_Z3 = 30_000_000
+"""z3's resource limit per solver call for the report (`rlimit` units: solver steps, the same on
+every machine at any load)."""
 
 
 @dataclass(frozen=True)
@@ -95,11 +96,11 @@ def _version_entries(a: str, b: str) -> list[Entry]:
 class Catalogue:
     """Builds, stores and checks the report."""
 
-    def __init__(self, output: Path, data: Path, budget: Budget, z3_timeout: float, progress: bool = False):
+    def __init__(self, output: Path, data: Path, budget: Budget, rlimit: int, progress: bool = False):
         self.output = output
         self.data = data
         self.budget = budget
-        self.z3_timeout = z3_timeout
+        self.rlimit = rlimit
         self.progress = progress
 
     def fingerprint(self, entry: Entry) -> str:
@@ -107,7 +108,7 @@ class Catalogue:
         digest = hashlib.sha256()
         files = sorted({str(load_spec(name).path) for name in entry.specs}
                        | {str(load_spec(d).path) for name in entry.specs if (d := load_spec(name).describes)})
-        head = {"format": FORMAT, "budget": asdict(self.budget), "z3": self.z3_timeout, "entry": entry.id}
+        head = {"format": FORMAT, "budget": asdict(self.budget), "z3": self.rlimit, "entry": entry.id}
         digest.update(json.dumps(head, sort_keys=True).encode())
         for file in files:
             digest.update(Path(file).read_bytes())
@@ -131,7 +132,7 @@ class Catalogue:
         marks = {entry.id: self.fingerprint(entry) for entry in todo}
         stale = [e for e in todo if old.get(e.id, {}).get("fingerprint") != marks[e.id]]
         done: dict[str, Any] = {}
-        work = [(entry, self.budget, self.z3_timeout) for entry in stale]
+        work = [(entry, self.budget, self.rlimit) for entry in stale]
         for n, (entry, result) in enumerate(zip(stale, in_workers(_settle, work, jobs), strict=True), 1):
             self._progress(n, len(stale), entry)
             done[entry.id] = result
@@ -139,7 +140,7 @@ class Catalogue:
                for e in todo}
         _retell(new)
         data = {"format": FORMAT, "generated": GENERATED, "budget": asdict(self.budget),
-                "z3_timeout": self.z3_timeout, "entries": new}
+                "z3_rlimit": self.rlimit, "entries": new}
         self.data.parent.mkdir(parents=True, exist_ok=True)
         self.data.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         self.output.write_text(render(data), encoding="utf-8")
@@ -154,7 +155,7 @@ class Catalogue:
         data = self.stored()
         if not data:
             return [f"{self.data} is missing or unreadable: run llcheck disputes --all"]
-        if data.get("budget") != asdict(self.budget) or data.get("z3_timeout") != self.z3_timeout:
+        if data.get("budget") != asdict(self.budget) or data.get("z3_rlimit") != self.rlimit:
             return [f"{self.data} was made with another budget: run llcheck disputes --all"]
         stored = data["entries"]
         problems = []
@@ -182,14 +183,14 @@ class Catalogue:
         return problems
 
 
-def _settle(work: tuple[Entry, Budget, float]) -> dict[str, Any]:
+def _settle(work: tuple[Entry, Budget, int]) -> dict[str, Any]:
     """Compute one entry's verdicts (a function of its own, so that worker processes can run it)."""
-    entry, budget, z3_timeout = work
+    entry, budget, rlimit = work
     sides = [open_side(name, dict(chosen)) for name, chosen in zip(entry.specs, entry.versions, strict=False)]
     if entry.kind == "audit":
-        return audit_json(sides[0], audit(sides[0], budget, z3_timeout))
+        return audit_json(sides[0], audit(sides[0], budget, rlimit))
     same = len({s.edition.describes or s.id for s in sides}) == 1
-    found = compare(sides[0], sides[1], budget, z3_timeout, keys=list(entry.keys) or None, alone=same)
+    found = compare(sides[0], sides[1], budget, rlimit, keys=list(entry.keys) or None, alone=same)
     return comparison_json(found)
 
 

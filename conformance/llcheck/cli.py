@@ -34,6 +34,7 @@ COMMANDS = {
     "perft": "count the legal action sequences of a fixed deal, or compare an engine's count",
     "probe": "prove what can never happen in a round and find games for what can (z3)",
     "disputes": "compare rulebook readings: where they differ, a witness game or a proof it never matters",
+    "replay": "tell a witness, case or game log step by step under one or two specs, and where they part",
     "schema": "print a JSON Schema llcheck uses, or its installed path for an editor (--path)",
     "smoke": "try an engine's handshake, one deal and one action, with a plain diagnosis",
     "view": "write a case, a divergence or a game as a page to step through in a browser",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from loveletter_ref.spec import load_spec
 
 from .report import alone_note, headline, observable_alone
+from .rulings import anchor, summary, verdict_anchor
 
 HEADER = """# Rulebook disputes
 
@@ -44,15 +44,17 @@ and a round in which every player is out when it states no rule for one (a gap n
 declares, listed only when a game reaches it); each comes with a game that stops there, or a z3
 proof that none does.
 
-Verdicts are deterministic: every game is seeded. `docs/disputes.json` holds every verdict as
-data, with each witness's machine replay for each spec (`llcheck disputes A B --json` prints the
-same for one pair), the search budget and z3's time limit.
+Verdicts are deterministic: every game is seeded, the searches stop on counts of games and z3
+on a resource limit (a count of solver steps), never on the clock, so the same verdicts and
+witnesses come out at any load on any machine. `docs/disputes.json` holds every verdict as data,
+with each witness's machine replay for each spec (`llcheck disputes A B --json` prints the same
+for one pair; `llcheck replay docs/disputes.json --list` lists them and tells any step by step),
+the search budget and z3's resource limit.
+
+The summary comes first: a ruling table per edition, the questions it answers in plain words,
+and the notes of the readings (which are not rules). The details follow: each reading on its
+own, then every pair.
 """
-
-
-def anchor(text: str) -> str:
-    """An HTML anchor name for a heading."""
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
 def render(data: dict[str, Any]) -> str:
@@ -63,8 +65,9 @@ def render(data: dict[str, Any]) -> str:
     out = [HEADER]
     budget = data["budget"]
     out.append(f"Budget: {budget['games']} games per player count, {budget['reach']} games per player count "
-               f"to reach a clause, {budget['tries']} continuations of each; z3 {data['z3_timeout']:g} s "
-               "per query.\n")
+               f"to reach a clause, {budget['tries']} continuations of each; z3 {data['z3_rlimit']} "
+               "resource units per solver call.\n")
+    out += summary(pairs, [r["spec"]["spec"] for r in audits.values()])
     out += _readings(audits)
     out += _matrix(pairs, audits)
     out.append("## Each reading on its own\n")
@@ -170,6 +173,7 @@ def _pair(name: str, p: dict[str, Any]) -> list[str]:
             out.append(f"- `{v['clause']}`: {_inline(v['a']['spec'])} `{v['a']['rule']}`, "
                        f"{_inline(v['b']['spec'])} `{v['b']['rule']}`: undecided (masked)\n")
             continue
+        out.append(f'<a id="{verdict_anchor(name, v["clause"])}"></a>')
         out.append(f"#### `{v['clause']}`: {headline(v)}\n")
         for stance in (v["a"], v["b"]):
             if stance.get("contradiction"):
@@ -237,9 +241,8 @@ def _evidence(v: dict[str, Any]) -> list[str]:
     proofs = v.get("proof", [])
     if proofs:
         counts = ", ".join(str(p["players"]) for p in proofs)
-        seconds = sum(p["seconds"] for p in proofs)
         out.append(f"Proof: z3 answers `{proofs[0]['query']}` on {proofs[0]['spec']}: "
-                   f"{proofs[0]['status']} for {counts} players ({seconds:.1f} s in all).\n")
+                   f"{proofs[0]['status']} for {counts} players.\n")
     return out
 
 

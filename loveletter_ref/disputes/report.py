@@ -73,7 +73,7 @@ def verdict_json(verdict: Ruling) -> dict[str, Any]:
         out["witness"] = {
             **w.to_json(a.edition),
             "story": gap_story(w, a.label) if verdict.kind == "silence" else story(w, a.label, b.label),
-            "replays": {side.label: {**side.replay_header(), **w.replay(side.edition)}
+            "replays": {side.label: {**side.replay_header(), **w.replay(side.edition, name=side.name)}
                         for side in ((a,) if verdict.kind == "silence" else (a, b))},
         }
     if verdict.proof:
@@ -199,7 +199,7 @@ def verdict_text(verdict: dict[str, Any], indent: str = "") -> list[str]:
             lines.append(f"{indent}  replay under {label}: {json.dumps(replay, ensure_ascii=False)}")
     for proof in verdict.get("proof", []):
         lines.append(f"{indent}  proof: {proof['query']} on {proof['spec']}, {proof['players']} players: "
-                     f"{proof['status']} ({proof['seconds']} s)")
+                     f"{proof['status']}")
     if verdict.get("reason"):
         lines.append(f"{indent}  {verdict['reason']}")
     alone = verdict.get("alone")

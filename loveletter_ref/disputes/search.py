@@ -24,7 +24,6 @@ clause, and proofs that a clause is never needed.
 from __future__ import annotations
 
 import random
-import time
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -50,8 +49,8 @@ MAX_ROUNDS = 40
 
 @dataclass(frozen=True)
 class Budget:
-    """How hard to look. Counts, not seconds, so that results do not depend on the machine;
-    `seconds` only stops a search early (its answer is then `undecided` for that reason)."""
+    """How hard to look: counts of games, never seconds, so that the answers are the same on
+    every machine at any load."""
 
     games: int = 120
     """Games per player count in the broad search."""
@@ -59,26 +58,11 @@ class Budget:
     """Games per player count spent reaching one clause."""
     tries: int = 4
     """Continuations tried from each game that reaches a clause."""
-    seconds: float = 60.0
-    """Wall-clock limit for one search."""
 
 
 def seed_for(*parts: object) -> int:
     """A stable seed from any labels (the same on every machine and Python)."""
     return zlib.crc32("\x1f".join(map(str, parts)).encode("utf-8"))
-
-
-class Clock:
-    """A deadline for one search."""
-
-    def __init__(self, seconds: float):
-        self.deadline = time.monotonic() + seconds
-        self.expired = False
-
-    def over(self) -> bool:
-        """True (and remembered) once the deadline has passed."""
-        self.expired = self.expired or time.monotonic() > self.deadline
-        return self.expired
 
 
 # -- one game under two specs ----------------------------------------------------------------
@@ -280,7 +264,6 @@ class PairSearch:
         self.found: dict[str, Witness] = {}
         self.shapes: dict[tuple[object, ...], str] = {}
         """How each witness's first divergence looked, to set aside games that part the same way."""
-        self.clock = Clock(budget.seconds)
 
     def counts(self) -> list[int]:
         """Player counts both specs allow."""
@@ -295,12 +278,11 @@ class PairSearch:
         """Broad games, then games that reach each clause still without a witness."""
         for i in range(self.budget.games):
             for n in self.counts():
-                if not self.open() or self.clock.over():
+                if not self.open():
                     return self.found
                 self.play(self.new_game(n, "broad", i))
         for key in self.open():
-            if not self.clock.over():
-                self.reach(key)
+            self.reach(key)
         return self.found
 
     def new_game(self, players: int, phase: str, index: int, key: str = "") -> GamePlan:
@@ -394,7 +376,7 @@ class PairSearch:
                 continue
             for i in range(self.budget.reach):
                 for n in self.counts_for.get(key, self.counts()):
-                    if key in self.found or self.clock.over():
+                    if key in self.found:
                         return
                     game = self.new_game(n, f"reach{side}", i, key)
                     steps = reach_prefix(silent, self.specs[1 - side], key, game)

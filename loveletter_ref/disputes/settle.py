@@ -34,7 +34,7 @@ from .differences import (
     open_cases,
     player_counts,
 )
-from .search import Budget, Clock, GamePlan, PairSearch, first_gap, seed_for, setting
+from .search import Budget, GamePlan, PairSearch, first_gap, seed_for, setting
 from .sides import PLAYERS, Side
 from .vacuity import Probe, probe
 from .witness import Witness, replay_looks
@@ -92,7 +92,7 @@ CASES = {"several": "several players", "none": "nobody"}
 """The round outcomes a next-round rule may leave out, in words."""
 
 
-def compare(a: Side, b: Side, budget: Budget, z3_timeout: float,
+def compare(a: Side, b: Side, budget: Budget, rlimit: int,
             keys: Iterable[str] | None = None, alone: bool = True,
             say: Callable[[str], None] = lambda text: None) -> Comparison:
     """Settle every clause on which `a` and `b` differ (or only `keys`).
@@ -126,7 +126,7 @@ def compare(a: Side, b: Side, budget: Budget, z3_timeout: float,
             verdicts[d.key] = Ruling(d.key, OBSERVABLE, d.a, d.b, a, b, witness=search.found[d.key])
         else:
             say(f"proving with z3 that {d.key} never matters ({i} of {len(searchable)})")
-            verdicts[d.key] = _z3_verdict(d, a, b, open_counts or counts, budget, z3_timeout, search,
+            verdicts[d.key] = _z3_verdict(d, a, b, open_counts or counts, budget, rlimit, search,
                                           _masked_note(counts, setups, d))
     if alone:
         for verdict in verdicts.values():
@@ -134,11 +134,11 @@ def compare(a: Side, b: Side, budget: Budget, z3_timeout: float,
                 continue
             if verdict.status == UNDECIDED:
                 say(f"settling {verdict.key} on its own")
-                verdict.alone = _alone(a, b, verdict.key, budget, z3_timeout)
+                _settle_alone(verdict, a, b, budget, rlimit)
             elif verdict.status == VACUOUS and _masked_by_gaps(verdict, (a, b)):
                 say(f"settling {verdict.key} on its own")
                 base, donor = (b, a) if verdict.proof[0]["spec"] == a.label else (a, b)
-                verdict.alone = _alone(base, donor, verdict.key, budget, z3_timeout)
+                _settle_alone(verdict, base, donor, budget, rlimit)
     return Comparison(a, b, [verdicts[d.key] for d in diffs], alike, masked)
 
 
@@ -153,14 +153,16 @@ def _masked_by_gaps(verdict: Ruling, sides: tuple[Side, Side]) -> bool:
                for key in open_clauses(prover.edition))
 
 
-def _alone(a: Side, b: Side, key: str, budget: Budget, z3_timeout: float) -> Ruling | None:
-    """The verdict between `a` and `a` with only clause `key` as `b` states it."""
-    hybrid = a.derived(b, key)
-    if hybrid is None:
-        return None
+def _settle_alone(verdict: Ruling, a: Side, b: Side, budget: Budget, rlimit: int) -> None:
+    """Settle the verdict's clause between `a` and `a` with only that clause as `b` states it
+    (`verdict.alone`); when no such spec passes validation, the reason says why."""
+    hybrid = a.derived(b, verdict.key)
+    if isinstance(hybrid, str):
+        verdict.reason = "; ".join(filter(None, [verdict.reason, f"not settled on its own: {hybrid}"]))
+        return
     lighter = replace(budget, games=budget.games // 2, reach=budget.reach // 2)
-    found = compare(a, hybrid, lighter, z3_timeout, keys=[key], alone=False).verdicts
-    return found[0] if found else None
+    found = compare(a, hybrid, lighter, rlimit, keys=[verdict.key], alone=False).verdicts
+    verdict.alone = found[0] if found else None
 
 
 def _search(a: Side, b: Side, diffs: list[Difference], budget: Budget,
@@ -180,25 +182,31 @@ def _search(a: Side, b: Side, diffs: list[Difference], budget: Budget,
 
 
 def _z3_verdict(d: Difference, a: Side, b: Side, counts: list[int], budget: Budget,
-                timeout: float, search: PairSearch, note: str = "") -> Ruling:
-    """Ask z3 whether either side ever consults the clause; continue any game it finds."""
+                rlimit: int, search: PairSearch, note: str = "") -> Ruling:
+    """Ask z3 whether each side ever consults the clause; continue any game it finds. A proof
+    under one side while the other's games do consult the clause makes the verdict depend on the
+    partner: the reason says so."""
     problems: list[str] = []
     probes: list[Probe] = []
+    cases = differing_cases(d.a, d.b)
     for side in (a, b):
         if side.edition.clause_by_key(d.key) is None and d.kind != "all_eliminated":
             continue
-        cases = differing_cases(d.a, d.b)
         quiet = side.opened(d.key, cases) if cases else side.silenced(d.key)
-        result = probe(side.edition, side.label, d.key, counts, timeout, quiet or side.edition, cases)
+        result = probe(side.edition, side.label, d.key, counts, rlimit, quiet or side.edition, cases)
         probes.append(result)
-        if result.unreachable:
-            who = f"{_players_text(counts)} players"
-            never = (f"ends a round won by {' or by '.join(CASES[c] for c in cases)} (the only cases in "
-                     f"which the two rules differ) and goes on" if cases else f"consults {d.key}")
-            return Ruling(d.key, VACUOUS, d.a, d.b, a, b, proof=result.proofs,
-                           reason=f"no game of {side.label} with {who} ever {never} (z3){note}")
         if result.problem:
             problems.append(result.problem)
+    proved = next((p for p in probes if p.unreachable), None)
+    if proved is not None:
+        who = f"{_players_text(counts)} players"
+        never = (f"ends a round won by {' or by '.join(CASES[c] for c in cases)} (the only cases in "
+                 f"which the two rules differ) and goes on" if cases else f"consults {d.key}")
+        reached = next((p.spec for p in probes if p.reached and not p.refuted), None)
+        partner = (f"; games of {reached} do, so this verdict depends on the partner: against another "
+                   f"spec the clause may show" if reached else "")
+        return Ruling(d.key, VACUOUS, d.a, d.b, a, b, proof=proved.proofs,
+                      reason=f"no game of {proved.spec} with {who} ever {never} (z3){partner}{note}")
     witness = _continue_z3_games(d, search, probes)
     if witness is not None:
         return Ruling(d.key, OBSERVABLE, d.a, d.b, a, b, witness=witness)
@@ -217,8 +225,6 @@ def _undecided_reason(d: Difference, a: Side, b: Side, budget: Budget, search: P
     tried = f"no game showed a difference due to this clause in {budget.games} games per player count"
     if a.silenced(d.key) is not None or b.silenced(d.key) is not None:
         tried += f" and {budget.reach} games per player count that reach it"
-    if search.clock.expired:
-        tried += " (the time budget ran out first)"
     blocked = search.blocked.most_common(3)
     if blocked:
         tried += "; the games parted first on " + ", ".join(f"{k} ({n})" for k, n in blocked)
@@ -305,14 +311,14 @@ def _masked(counts: list[int], setups: dict[int, list[str]]) -> str:
 # -- one spec --------------------------------------------------------------------------------
 
 
-def audit(a: Side, budget: Budget, z3_timeout: float) -> list[Ruling]:
+def audit(a: Side, budget: Budget, rlimit: int) -> list[Ruling]:
     """A reading's contradictions (settled between versions) and silences (reached, or proved
     never needed)."""
     verdicts: list[Ruling] = []
     for clause in a.edition.clauses.values():
         for i in range(len(clause.versions)):
             for j in range(i + 1, len(clause.versions)):
-                verdicts.append(_contradiction(a, clause.key, i, j, budget, z3_timeout))
+                verdicts.append(_contradiction(a, clause.key, i, j, budget, rlimit))
     gaps = open_clauses(a.edition)
     found = reach_gaps(a, list(gaps), budget)
     for key, silence in gaps.items():
@@ -327,7 +333,7 @@ def audit(a: Side, budget: Budget, z3_timeout: float) -> list[Ruling]:
         if not declared:  # a gap the reading does not declare is reported when a game reaches it
             continue
         result = probe(a.edition, a.label, key, list(range(a.edition.min_players, a.edition.max_players + 1)),
-                       z3_timeout, a.edition, open_cases(stance))
+                       rlimit, a.edition, open_cases(stance))
         if result.unreachable:
             verdicts.append(Ruling(key, VACUOUS, stance, stance, a, a, proof=result.proofs,
                                     kind="silence", reason=silence))
@@ -343,9 +349,9 @@ def audit(a: Side, budget: Budget, z3_timeout: float) -> list[Ruling]:
     return verdicts
 
 
-def _contradiction(a: Side, key: str, i: int, j: int, budget: Budget, timeout: float) -> Ruling:
+def _contradiction(a: Side, key: str, i: int, j: int, budget: Budget, rlimit: int) -> Ruling:
     first, second = a.with_version(key, i), a.with_version(key, j)
-    comparison = compare(first, second, budget, timeout, keys=[key], alone=False)
+    comparison = compare(first, second, budget, rlimit, keys=[key], alone=False)
     if comparison.verdicts:
         verdict = comparison.verdicts[0]
         verdict.kind = "contradiction"
@@ -389,12 +395,11 @@ def open_clauses(edition: Edition) -> dict[str, str]:
 def reach_gaps(a: Side, keys: list[str], budget: Budget) -> dict[str, Witness]:
     """Games that stop on a rule gap, for as many of `keys` as the budget finds."""
     found: dict[str, Witness] = {}
-    clock = Clock(budget.seconds)
     edition = a.edition
     for n in range(edition.min_players, edition.max_players + 1):
         for key in keys:
             for i in range(budget.reach):
-                if key in found or clock.over():
+                if key in found:
                     break
                 witness = first_gap(edition, _gap_game(a, n, key, i))
                 hit = witness.looks[-1][0].clause if witness else None

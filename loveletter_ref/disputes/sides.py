@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from loveletter_ref.spec import Edition, load_document, load_spec
+from loveletter_ref.spec import Edition, data_problems, known_specs, load_document, load_spec
 from loveletter_ref.spec.compile import compile_spec
 from loveletter_ref.spec.yamlsafe import Positions
 
@@ -56,9 +56,17 @@ class Side:
             label += f" with {self.swap[1].label}'s {self.swap[0]}"
         return label
 
+    @property
+    def name(self) -> str:
+        """How a replay names the spec's file: its id when bundled, else its path (so that a
+        replay of a spec of one's own can be played again)."""
+        bundled = known_specs().get(self.id)
+        return self.id if bundled is not None and bundled.resolve() == self.path.resolve() else str(self.path)
+
     def replay_header(self) -> dict[str, Any]:
-        """How a replay names this spec: its id, versions chosen, and any clause swapped in."""
-        out: dict[str, Any] = {"edition": self.id}
+        """How a replay names this spec: its file (`name`), versions chosen, and any clause
+        swapped in."""
+        out: dict[str, Any] = {"edition": self.name}
         chosen = {key: index + 1 for key, index in self.choices}
         if chosen:
             out["versions"] = chosen
@@ -67,17 +75,27 @@ class Side:
             out["swap"] = {"clause": key, "from": donor.replay_header()}
         return out
 
-    def derived(self, donor: Side, key: str) -> Side | None:
-        """This spec with clause `key` as `donor` states it, as a side of its own."""
+    def derived(self, donor: Side, key: str) -> Side | str:
+        """This spec with clause `key` as `donor` states it, as a side of its own, provided it
+        passes the validation of any spec; otherwise why no such spec exists."""
         data = _swap(self.data, donor.data, key)
         if data is None:
-            return None
+            return f"{key} cannot be taken from {donor.label} into {self.label}"
+        for doc, source in donor.data.get("sources", {}).items():
+            data.setdefault("sources", {}).setdefault(doc, source)
+        if data["kind"] != "reading" and donor.data["kind"] == "reading":
+            # an edition with a reading's clause, which may be silent: a reading of that edition
+            data.update(kind="reading", describes=self.id, rulebook=donor.data["rulebook"])
+        problems = data_problems(data, self.positions, str(self.path))
+        if problems:
+            return (f"{self.label} with {key} as {donor.label} states it is not a valid spec "
+                    f"({problems[0].message})")
         choices = {k: i for k, i in self.choices if k != key}
         if key in donor.versions:
             choices[key] = donor.versions[key]
         edition = self._compile(data, choices, donor)
         if edition is None:
-            return None
+            return f"{self.label} with {key} as {donor.label} states it cannot be compiled"
         return Side(edition, data, self.positions, self.path, tuple(sorted(choices.items())), (key, donor),
                     self.origin)
 
@@ -162,7 +180,8 @@ def side_of(header: Mapping[str, Any]) -> Side | None:
     if swap is None:
         return side
     donor = side_of(swap["from"])
-    return None if donor is None else side.derived(donor, swap["clause"])
+    derived = None if donor is None else side.derived(donor, swap["clause"])
+    return derived if isinstance(derived, Side) else None
 
 
 # -- building specs clause by clause ---------------------------------------------------------

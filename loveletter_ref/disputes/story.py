@@ -229,9 +229,9 @@ def story(witness: Witness, a_label: str, b_label: str) -> str:
     out = [teller.setup()]
     other = teller  # side b's own teller once the games part: each side has its own turn and responder
     for i, (la, lb) in enumerate(witness.looks):
-        if other is teller and i >= witness.diverged and _differs(la, lb):
+        if other is teller and i >= witness.diverged and differs(la, lb):
             other = copy.copy(teller)
-        if i < witness.diverged or not _differs(la, lb):
+        if i < witness.diverged or not differs(la, lb):
             out += map(_sentence, teller.step(i, la))
             if other is not teller:
                 other.step(i, lb)
@@ -243,6 +243,33 @@ def story(witness: Witness, a_label: str, b_label: str) -> str:
     return " ".join(out)
 
 
+def steps_told(witness: Witness, labels: Sequence[str]) -> list[str]:
+    """The witness step by step under one spec or two (`labels`), one numbered line a step:
+    common steps once, then from where the two part, each side's version on a line of its own,
+    and what a table sees at the end."""
+    teller = Teller(witness)
+    out = [teller.setup()]
+    other = teller
+    parted = False
+    for i, (la, lb) in enumerate(witness.looks):
+        if len(labels) == 1 or not differs(la, lb):
+            said = " ".join(map(_sentence, teller.step(i, la)))
+            if other is not teller:
+                other.step(i, lb)
+            out.append(f"{i + 1}. {said or 'Nothing happens.'}")
+            continue
+        if not parted:
+            parted, other = True, copy.copy(teller)
+            out.append(f"Here {labels[0]} and {labels[1]} part:")
+        for look, label, side in ((la, labels[0], teller), (lb, labels[1], other)):
+            said = "; ".join(s.rstrip(".") for s in side.step(i, look))
+            out.append(f"{i + 1}. Under {label}: {said or 'nothing happens'}.")
+    if len(labels) == 2:
+        out.append(_sentence(outcome(witness, labels[0], labels[1])) if parted
+                   else f"{labels[0]} and {labels[1]} play this game alike.")
+    return out
+
+
 def gap_story(witness: Witness, label: str) -> str:
     """A game under one spec that stops on a rule gap."""
     teller = Teller(witness)
@@ -252,7 +279,7 @@ def gap_story(witness: Witness, label: str) -> str:
     return " ".join(out)
 
 
-def _differs(a: Look, b: Look) -> bool:
+def differs(a: Look, b: Look) -> bool:
     return a.status != b.status or a.events != b.events or a.clause != b.clause
 
 

@@ -53,7 +53,7 @@ class Probe:
     spec: str
     key: str
     proofs: list[dict[str, Any]] = field(default_factory=list)
-    """One record per player count: query, spec, players, status, seconds."""
+    """One record per player count: query, spec, players, status."""
     reached: list[tuple[int, list[Step], tuple[int, ...] | None]] = field(default_factory=list)
     """(players, steps, tokens) of games that reach the clause."""
     problem: str = ""
@@ -76,7 +76,7 @@ def probes() -> ModuleType | None:
         return None
 
 
-def probe(edition: Edition, label: str, key: str, players: list[int], timeout: float,
+def probe(edition: Edition, label: str, key: str, players: list[int], rlimit: int,
           silenced: Edition | None = None, cases: Sequence[str] = ()) -> Probe:
     """Ask z3 whether any game of `edition` consults clause `key`, for each player count (for a
     next-round rule with `cases`, whether a round is won by several players or by nobody, as
@@ -101,7 +101,7 @@ def probe(edition: Edition, label: str, key: str, players: list[int], timeout: f
     if cases:
         condition, text = api.round_won_by(key, cases), f"round won by {' or '.join(cases)}"
     for n in players:
-        if not _ask(api, condition, text, edition, label, n, timeout, result):
+        if not _ask(api, condition, text, edition, label, n, rlimit, result):
             return result
     if result.unreachable and silenced is not None:
         result.refuted = engine_reaches(silenced, key, players)
@@ -114,10 +114,10 @@ def probe(edition: Edition, label: str, key: str, players: list[int], timeout: f
 
 
 def _ask(api: ModuleType, condition: Any, text: str, edition: Edition, label: str, n: int,
-         timeout: float, result: Probe) -> bool:
+         rlimit: int, result: Probe) -> bool:
     """One player count; False when z3 cannot answer at all (the reason is in `result`)."""
     try:
-        verdict = api.check(edition, n, condition, timeout)
+        verdict = api.check(edition, n, condition, rlimit)
     except api.ProbeError as exc:
         result.problem = f"z3 cannot encode {label} for {n} players: {exc}"
         return False
@@ -128,12 +128,11 @@ def _ask(api: ModuleType, condition: Any, text: str, edition: Edition, label: st
     if status == "reachable" and verdict.problem:
         result.problem = f"z3's game for {n} players does not replay: {verdict.problem}"
         status = "unknown"
-    result.proofs.append({"query": text, "spec": label, "players": n, "status": status,
-                          "seconds": round(float(verdict.seconds), 2)})
+    result.proofs.append({"query": text, "spec": label, "players": n, "status": status})
     if status == "reachable" and verdict.witness is not None:
         result.reached.append(_steps(verdict.witness, edition))
     elif status != "unreachable" and not result.problem:
-        why = getattr(verdict, "reason", None) or f"within {timeout:g} s"
+        why = getattr(verdict, "reason", None) or f"within {rlimit} z3 resource units"
         result.problem = f"z3 gave no answer for {n} players ({why})"
     return True
 

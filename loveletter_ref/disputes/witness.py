@@ -53,9 +53,10 @@ class Witness:
                     table.act(value)
         return out
 
-    def replay(self, edition: Edition, versions: dict[str, int] | None = None) -> dict[str, Any]:
-        """The machine replay of this witness under one spec."""
-        out: dict[str, Any] = {"edition": edition.id, "players": self.players,
+    def replay(self, edition: Edition, versions: dict[str, int] | None = None,
+               name: str | None = None) -> dict[str, Any]:
+        """The machine replay of this witness under one spec (named `name`, default its id)."""
+        out: dict[str, Any] = {"edition": name or edition.id, "players": self.players,
                                "first_player": self.first_player}
         if self.tokens is not None:
             out["tokens"] = list(self.tokens)

@@ -1,7 +1,7 @@
 """The probes' programmatic interface: is a situation reachable in some round of a spec?
 
     from loveletter_ref.probes.api import check, clause_applies, query
-    answer = check(load_spec("z-man-2019"), 3, clause_applies("baron.tie"), timeout=60)
+    answer = check(load_spec("z-man-2019"), 3, clause_applies("baron.tie"), rlimit=200_000_000)
     answer.status    # "unreachable" | "reachable" | "unknown"
     answer.witness   # {"edition", "players", "first_player", "rounds": [{"deck", "actions"}]}
 
@@ -24,7 +24,7 @@ from .playback import Playback
 from .prover import REACHABLE, UNKNOWN, UNREACHABLE, ProbeAnswer, Prover
 from .unroll import RoundEncoding
 
-__all__ = ["CATALOGUE", "QUERIES", "REACHABLE", "UNKNOWN", "UNREACHABLE", "AnyOf", "Condition",
+__all__ = ["CATALOGUE", "QUERIES", "REACHABLE", "RLIMIT", "UNKNOWN", "UNREACHABLE", "AnyOf", "Condition",
            "ProbeAnswer", "ProbeError", "Query", "any_of", "check", "clause_applies", "prover", "query",
            "round_won_by"]
 
@@ -45,14 +45,19 @@ def prover(edition: Edition, players: int) -> Prover:
     return made
 
 
-def check(edition: Edition, players: int, condition: Condition, timeout: float = 60.0) -> ProbeAnswer:
+RLIMIT = 200_000_000
+"""z3 resource units each solver call of a question may use by default (a count of solver steps,
+the same on every machine at any load: about a minute on a 2020s laptop)."""
+
+
+def check(edition: Edition, players: int, condition: Condition, rlimit: int = RLIMIT) -> ProbeAnswer:
     """Whether `condition` is reachable in some round of `edition` with `players` players.
 
     The answer covers every deal and every sequence of legal choices: `unreachable` is a proof,
     `reachable` comes with a witness replay the reference engine plays to the situation, and
-    `unknown` means the solver did not decide within `timeout` seconds.
+    `unknown` means the solver did not decide within `rlimit` resource units per solver call.
     """
-    return prover(edition, players).ask(condition, timeout)
+    return prover(edition, players).ask(condition, rlimit)
 
 
 class AnyOf(Condition):

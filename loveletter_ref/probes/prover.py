@@ -3,8 +3,9 @@
 question in a push/pop frame; each bounded search starts a fresh solver from the round's facts
 and the proved lemmas, so that it does not inherit the search heuristics of the questions asked
 before it (an incremental solver made one search four times slower). Which witness z3 finds
-still depends on what the process asked z3 before, even with identical input (docs/probes.md).
-Every solver call of a question gets what is left of its time budget.
+depends only on the input and on what the process asked z3 before, never on the machine or its
+load: every solver call is bounded by z3's resource limit (`rlimit`, a count of solver steps),
+never by a timeout.
 
 Three ways to an answer, cheapest first:
 
@@ -39,8 +40,13 @@ REACHABLE, UNREACHABLE, UNKNOWN = "reachable", "unreachable", "unknown"
 
 Model: TypeAlias = z3.ModelRef | None
 
-INVARIANT_BUDGET = 300.0
-"""Seconds allowed for the induction proof of Φ (done once per spec and player count)."""
+INVARIANT_RLIMIT = 1_000_000_000
+"""z3 resource units allowed each solver call of the induction proof of Φ (done once per spec
+and player count)."""
+
+ONE_TURN_RLIMIT = 60_000_000
+"""At most this many z3 resource units for the one-turn attempt of a question (it also gets at
+most a quarter of the question's limit)."""
 
 INDUCTION, RANKING, ONE_TURN, SEARCH, NO_RULE, NOT_APPLICABLE, UNMODELLED = (
     "induction", "ranking", "one turn from any state", "bounded search", "no rule leads there",
@@ -70,7 +76,7 @@ class ProbeAnswer:
 
     `status` is ``unreachable`` (proved for every deal and every choice), ``reachable`` (with
     `witness`, a replay reaching the situation, actions up to and including the one where it
-    happens) or ``unknown`` (not decided within the time budget). `method` says how the answer
+    happens) or ``unknown`` (not decided within the resource limit). `method` says how the answer
     was found; `reason` why a situation cannot arise at all (not applicable) or why the answer
     is unknown. `story` tells the witness; `problem` is set when the reference engine's replay
     of the witness does not show the situation (one of the two interpreters has a bug).
@@ -141,12 +147,13 @@ class Prover:
                              holds(self.step, start_state))
         self.build_seconds = time.perf_counter() - start
         start = time.perf_counter()
-        self.prove_invariant(INVARIANT_BUDGET)
+        self.prove_invariant(INVARIANT_RLIMIT)
         self.invariant_seconds = time.perf_counter() - start
 
-    def ask(self, condition: Condition, timeout: float, confirm: bool = True) -> ProbeAnswer:
-        """Decide whether the condition is reachable, within `timeout` seconds of solver time (the
-        encoding and the invariant, built once per prover, are not part of it)."""
+    def ask(self, condition: Condition, rlimit: int, confirm: bool = True) -> ProbeAnswer:
+        """Decide whether the condition is reachable, each solver call within `rlimit` z3
+        resource units (the encoding and the invariant, built once per prover, are not part of
+        it). `seconds` only records how long it took."""
         start = time.perf_counter()
         if self.setup_gap is not None:
             answer = self._without_round(condition)
@@ -158,7 +165,7 @@ class Prover:
                 answer = ProbeAnswer(UNKNOWN, condition.name, method=UNMODELLED,
                                   reason=f"the probes cannot encode this spec: {self.unsupported}")
             else:
-                answer = self._honest(self._decide(condition, timeout), start + timeout)
+                answer = self._honest(self._decide(condition, rlimit), rlimit)
         if answer.witness is not None:
             answer.story = story(self.edition, answer.witness)
             if confirm:
@@ -167,21 +174,20 @@ class Prover:
         answer.seconds = time.perf_counter() - start
         return answer
 
-    def _decide(self, condition: Condition, timeout: float) -> ProbeAnswer:
-        """The cheapest answer, every solver call within what is left of `timeout` seconds."""
-        deadline = time.perf_counter() + timeout
+    def _decide(self, condition: Condition, rlimit: int) -> ProbeAnswer:
+        """The cheapest answer, every solver call within `rlimit` resource units."""
         proof = getattr(condition, "proof", None)
         if proof == "invariant" and self.invariant:
             return ProbeAnswer(UNREACHABLE, condition.name, method=INDUCTION)
-        if proof == "ranking" and self.invariant and self.pile_shrinks(left(deadline)):
+        if proof == "ranking" and self.invariant and self.pile_shrinks(rlimit):
             return ProbeAnswer(UNREACHABLE, condition.name, method=RANKING)
         if not condition.bounded and self.invariant:
-            quick = self._one_turn(condition, min(left(deadline) / 4, 20.0))
+            quick = self._one_turn(condition, min(rlimit // 4, ONE_TURN_RLIMIT))
             if quick is not None:
                 return quick
-        answer = self._search(condition, left(deadline))
+        answer = self._search(condition, rlimit)
         if answer.status == UNKNOWN:
-            answer.reason = f"not decided in the {timeout:g} s allowed"
+            answer.reason = f"not decided within the z3 resource limit of {rlimit} units"
         return answer
 
     @property
@@ -189,13 +195,13 @@ class Prover:
         """The ids of the clauses in `unmodelled`."""
         return [text.split(":", 1)[0] for text in self.unmodelled]
 
-    def _honest(self, answer: ProbeAnswer, deadline: float) -> ProbeAnswer:
+    def _honest(self, answer: ProbeAnswer, rlimit: int) -> ProbeAnswer:
         """An unreachable answer holds only when no round reaches a rule the encoding stops at
-        instead of modelling it (decided by `deadline`); otherwise it is unknown, naming those rules."""
+        instead of modelling it (decided within `rlimit`); otherwise it is unknown, naming those rules."""
         if answer.status != UNREACHABLE or not self.unmodelled:
             return answer
         if self._beyond is None or self._beyond.status == UNKNOWN:
-            self._beyond = self._decide(BeyondModel(), left(deadline))
+            self._beyond = self._decide(BeyondModel(), rlimit)
         if self._beyond.status == UNREACHABLE:
             return answer
         how = "a round can reach" if self._beyond.status == REACHABLE else "no proof that no round reaches"
@@ -213,11 +219,11 @@ class Prover:
         return ProbeAnswer(UNREACHABLE, condition.name, method=NOT_APPLICABLE,
                        reason=f"no round can be dealt: {self.setup_gap.clause.id} {why}")
 
-    def prove_invariant(self, timeout: float) -> bool:
+    def prove_invariant(self, rlimit: int) -> bool:
         """Prove Φ by induction, part by part; on success it becomes a lemma of the search."""
         rnd, step = self.rnd, self.step
         base = z3.SolverFor("QF_FD")
-        base.set("timeout", max(1, int(timeout * 1000)))
+        base.set("rlimit", rlimit)
         base.add(*rnd.deal_facts, z3.Not(holds(rnd, rnd.states[0])))
         self.invariant = base.check() == z3.unsat
         if not self.invariant:
@@ -226,10 +232,9 @@ class Prover:
         after = step.states[1]
         extra = step.turns[0].saw("hand_sizes")
         goals = [(name, z3.Not(f)) for name, f in parts(step, after)] + [("one card per hand", extra)]
-        deadline = time.perf_counter() + timeout
         for name, violated in goals:
             self.step_solver.push()
-            self.step_solver.set("timeout", max(1, int((deadline - time.perf_counter()) * 1000)))
+            self.step_solver.set("rlimit", rlimit)
             self.step_solver.add(violated)
             answer = self.step_solver.check()
             self.step_solver.pop()
@@ -240,25 +245,24 @@ class Prover:
         self.lemmas = [holds(rnd, state) for state in rnd.states]
         return True
 
-    def pile_shrinks(self, timeout: float) -> bool:
+    def pile_shrinks(self, rlimit: int) -> bool:
         """Every turn from a running Φ-state after which the round goes on takes a card from the
         pile for good: the pile then bounds the round's length (a ranking function)."""
         before, after = self.step.states[0], self.step.states[1]
         grows = both(after["run"], ule(before["end"] - before["top"], after["end"] - after["top"]))
         self.step_solver.push()
-        self.step_solver.set("timeout", max(1, int(timeout * 1000)))
+        self.step_solver.set("rlimit", rlimit)
         self.step_solver.add(grows)
         answer = self.step_solver.check()
         self.step_solver.pop()
         return answer == z3.unsat
 
-    def _one_turn(self, condition: Condition, timeout: float) -> ProbeAnswer | None:
+    def _one_turn(self, condition: Condition, rlimit: int) -> ProbeAnswer | None:
         """Unreachable when impossible in one turn from any running Φ-state; else None.
 
         A situation that is a property of the state is assumed absent before the turn, and
         checked absent after the deal: together, a proof by induction.
         """
-        deadline = time.perf_counter() + timeout
         happenings = [h for h in condition.happenings(self.step) if not h.when.eq(FALSE)]
         if not happenings:
             return ProbeAnswer(UNREACHABLE, condition.name, method=NO_RULE)
@@ -266,24 +270,24 @@ class Prover:
         if before is not None:
             dealt = condition.in_state(self.rnd, self.rnd.states[0])
             base = z3.SolverFor("QF_FD")
-            base.set("timeout", max(1, int(timeout * 1000)))
+            base.set("rlimit", rlimit)
             base.add(*self.rnd.deal_facts, dealt)
             if base.check() != z3.unsat:
                 return None
-        answer = self._check(self.step_solver, self.step, condition, happenings, left(deadline),
+        answer = self._check(self.step_solver, self.step, condition, happenings, rlimit,
                              assume=[] if before is None else [z3.Not(before)])[0]
         if answer != z3.unsat:
             return None
         return ProbeAnswer(UNREACHABLE, condition.name, method=ONE_TURN if before is None else INDUCTION)
 
-    def _search(self, condition: Condition, timeout: float) -> ProbeAnswer:
+    def _search(self, condition: Condition, rlimit: int) -> ProbeAnswer:
         """Bounded search over the whole round: unsat is a proof, sat gives the witness."""
         happenings = [h for h in condition.happenings(self.rnd) if not h.when.eq(FALSE)]
         if not happenings:
             return ProbeAnswer(UNREACHABLE, condition.name, method=NO_RULE)
         solver = z3.SolverFor("QF_FD")
         solver.add(*self.rnd.facts, *self.lemmas)
-        answer, model = self._check(solver, self.rnd, condition, happenings, timeout, scoped=False)
+        answer, model = self._check(solver, self.rnd, condition, happenings, rlimit, scoped=False)
         if answer == z3.sat:
             assert model is not None
             witness = extract(self.rnd, model, earliest(model, happenings), condition.uses_tokens)
@@ -293,11 +297,11 @@ class Prover:
         return ProbeAnswer(UNKNOWN, condition.name)
 
     def _check(self, solver: z3.Solver, rnd: RoundEncoding, condition: Condition, happenings: list[Happening],
-               timeout: float, assume: list[z3.BoolRef] | None = None,
+               rlimit: int, assume: list[z3.BoolRef] | None = None,
                scoped: bool = True) -> tuple[z3.CheckSatResult, Model]:
         """Is the condition reachable under the solver's facts? `scoped`: the solver is kept for
         other questions, so this one's assertions are pushed and popped. (A fresh solver is not
-        scoped: a push makes z3 take in every fact at once, which no timeout bounds and which
+        scoped: a push makes z3 take in every fact at once, which no resource limit bounds and which
         takes longer than the search itself with 32 cards.)"""
         if scoped:
             solver.push()
@@ -306,17 +310,12 @@ class Prover:
             if not condition.uses_tokens:
                 solver.add(*(t == num(0, t.size()) for t in rnd.tokens))
             solver.add(either(*(h.when for h in happenings)))
-            solver.set("timeout", max(1, int(timeout * 1000)))
+            solver.set("rlimit", rlimit)
             answer = solver.check()
             return answer, solver.model() if answer == z3.sat else None
         finally:
             if scoped:
                 solver.pop()
-
-
-def left(deadline: float) -> float:
-    """Seconds from now until `deadline` (none: 0)."""
-    return max(deadline - time.perf_counter(), 0.0)
 
 
 def earliest(model: z3.ModelRef, happenings: list[Happening]) -> Happening:

@@ -17,7 +17,7 @@ from .semantic import KindOf, semantic_problems
 from .yamlsafe import Positions, load_yaml
 
 __all__ = [
-    "Card", "Clause", "ClauseStatus", "Edition", "Source", "Step", "check_spec", "find_spec",
+    "Card", "Clause", "ClauseStatus", "Edition", "Source", "Step", "check_spec", "data_problems", "find_spec",
     "known_specs", "load_document", "load_spec",
 ]
 
@@ -96,6 +96,20 @@ def _checked(data: Any, positions: Positions, file: str) -> Edition | None:
     if problems:
         raise SpecError(problems)
     return described
+
+
+def data_problems(data: Any, positions: Positions, file: str) -> list[Problem]:
+    """Every problem of a spec's data, as `llcheck validate` finds them, but for its quotations
+    (checked against the rulebooks when a spec file is validated): for specs built from the data
+    of valid specs, such as the clause-by-clause hybrids of `llcheck disputes`."""
+    problems = schema_problems(data, positions, file, schema_path())
+    if problems:
+        return problems
+    try:
+        described = _described(data, positions, file)
+    except SpecError as exc:
+        return exc.problems
+    return semantic_problems(data, positions, file, (), _kind_of(described), described)
 
 
 def _document(path: Path, seen: tuple[Path, ...] = ()) -> tuple[Any, Positions]:

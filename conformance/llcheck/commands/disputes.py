@@ -41,14 +41,14 @@ from loveletter_ref.disputes import (
 )
 
 from .. import exitcodes
-from ..arguments import seconds
+from ..arguments import rlimit
 from ..catalogue import DEFAULT_BUDGET, DEFAULT_DATA, DEFAULT_OUTPUT, DEFAULT_Z3, Catalogue
 from ..errors import UsageError
 from ..progress import Status
 from ..specs import parse_choices, version_choices
 
-TIMEOUT = 20.0
-"""z3's time limit per query for one comparison or audit, in seconds."""
+RLIMIT = 60_000_000
+"""z3's resource limit per solver call for one comparison or audit (`rlimit` units)."""
 
 
 EXAMPLES = """examples:
@@ -65,9 +65,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--all", action="store_true", help="settle every bundled reading; write the report")
     parser.add_argument("--version-of", action="append", metavar="CLAUSE=N",
                         help="play version N of a contradicted clause (on whichever side has it)")
-    parser.add_argument("--timeout", type=seconds, default=None, metavar="S",
-                        help=f"z3's time limit per query, in seconds; the search gets ten times as "
-                             f"much (default {TIMEOUT:g}; --all: {DEFAULT_Z3:g})")
+    parser.add_argument("--rlimit", type=rlimit, default=None, metavar="N",
+                        help=f"z3's resource limit per solver call, in rlimit units (solver steps, "
+                             f"the same at any load; default {RLIMIT}; --all: {DEFAULT_Z3})")
     parser.add_argument("--games", type=int, default=None, metavar="N",
                         help=f"games per player count in the broad search (default {Budget.games})")
     parser.add_argument("--no-alone", action="store_true",
@@ -101,15 +101,15 @@ def run(args: argparse.Namespace) -> int:
     chosen = version_choices(args.specs, parse_choices(args.version_of))
     opened = [open_side(name, mine) for name, mine in zip(args.specs, chosen, strict=True)]
     sides = told_apart(opened, args.specs)
-    timeout = args.timeout or TIMEOUT
-    budget = Budget(games=args.games or Budget.games, seconds=timeout * 10)
+    limit = args.rlimit or RLIMIT
+    budget = Budget(games=args.games or Budget.games)
     if len(sides) == 1:
-        data = audit_json(sides[0], audit(sides[0], budget, timeout))
+        data = audit_json(sides[0], audit(sides[0], budget, limit))
         _print(data, args.json, audit_text)
         return exitcodes.OK if all(v["status"] == "vacuous" for v in data["verdicts"]) else exitcodes.FAILED
     status = Status()
     try:
-        comparison = compare(sides[0], sides[1], budget, timeout, alone=not args.no_alone, say=status)
+        comparison = compare(sides[0], sides[1], budget, limit, alone=not args.no_alone, say=status)
     finally:
         status.close()
     data = comparison_json(comparison)
@@ -127,10 +127,8 @@ def _print(data: dict[str, object], as_json: bool, text: object) -> None:
 
 def _catalogue(args: argparse.Namespace) -> int:
     budget = DEFAULT_BUDGET if args.games is None else replace(DEFAULT_BUDGET, games=args.games)
-    if args.timeout is not None:
-        budget = replace(budget, seconds=args.timeout * 60)
     catalogue = Catalogue(args.output or DEFAULT_OUTPUT, args.data or DEFAULT_DATA, budget,
-                          args.timeout or DEFAULT_Z3, progress=True)
+                          args.rlimit or DEFAULT_Z3, progress=True)
     if args.check:
         problems = catalogue.check()
         for problem in problems:

@@ -3,7 +3,8 @@
 For each spec and player count, the queries asked (default: the catalogue of docs/probes.md,
 then where a game first needs each silent clause) are answered: proved unreachable (for every
 deal and every sequence of choices), reachable (with a witness: a short story and the replay
-the reference engine plays to the situation), or unknown within the time budget. A result that
+the reference engine plays to the situation), or unknown within z3's resource limit (a count of
+solver steps, so that the answers and witnesses are the same at any load). A result that
 contradicts what the spec leads us to expect, or a witness the reference engine does not
 confirm, makes the exit code 1; unknown answers do not."""
 
@@ -15,6 +16,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from loveletter_ref.probes.api import RLIMIT
 from loveletter_ref.probes.api import prover as cached_prover
 from loveletter_ref.probes.catalogue import QUERIES
 from loveletter_ref.probes.conditions import clause_applies
@@ -24,7 +26,7 @@ from loveletter_ref.probes.unroll import encodable
 from loveletter_ref.spec import OPTIONAL_GENERAL_IDS, Edition, known_specs
 
 from .. import exitcodes
-from ..arguments import seconds
+from ..arguments import rlimit
 from ..errors import UsageError
 from ..progress import Status
 from ..specs import check_players, edition_arg, parse_choices, version_choices
@@ -46,11 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"query to answer (repeatable; default: all, then {CLAUSE}KEY for each "
                              f"silent clause of the spec): {', '.join(QUERIES)}, {CLAUSE}KEY (where a "
                              "game first needs the clause KEY, e.g. baron.tie)")
-    parser.add_argument("--timeout", type=seconds, default=120.0, metavar="S",
-                        help="solver seconds allowed per query (default 120); encoding each spec and "
-                             "player count and proving its invariant come first, once, and are not "
-                             "counted: from under a second (classic) to about a minute (premium, 8 "
-                             "players)")
+    parser.add_argument("--rlimit", type=rlimit, default=RLIMIT, metavar="N",
+                        help=f"z3 resource units allowed each solver call of a query (default {RLIMIT}, "
+                             "about a minute; a count of solver steps, so the answers do not depend on "
+                             "the machine's load); encoding each spec and player count and proving its "
+                             "invariant come first, once, and are not counted")
     parser.add_argument("--jobs", type=int, default=1, metavar="J",
                         help="spec and player-count combinations probed in parallel (default 1)")
     parser.add_argument("--version-of", action="append", metavar="CLAUSE=N",
@@ -62,7 +64,7 @@ CLAUSE = "clause-applies:"
 """The prefix of a query naming a clause: where a game first needs it."""
 
 
-def probe(edition_name: str, choices: dict[str, int], players: int, names: list[str], timeout: float,
+def probe(edition_name: str, choices: dict[str, int], players: int, names: list[str], limit: int,
           every_silence: bool = True) -> dict[str, Any]:
     """Answer the named queries (catalogue names, or clause-applies:KEY) for one spec and player
     count, then, with `every_silence`, where a game first needs each silent clause (runs in a
@@ -73,17 +75,17 @@ def probe(edition_name: str, choices: dict[str, int], players: int, names: list[
     for name in names:
         if name in QUERIES:
             query = QUERIES[name]
-            verdict = prover.ask(query, timeout)
+            verdict = prover.ask(query, limit)
             row = verdict.to_json()
             expected = query.expected(edition, players) if verdict.applicable else None
             row.update(group=query.group, expected=expected)
         else:
-            row = _clause(prover, name.removeprefix(CLAUSE), timeout).to_json()
+            row = _clause(prover, name.removeprefix(CLAUSE), limit).to_json()
             row.update(group="clauses", expected=None)
         row["surprise"] = _surprise(row)
         results.append(row)
     for key in silences(edition) if every_silence else ():
-        row = prover.ask(clause_applies(key), timeout).to_json()
+        row = prover.ask(clause_applies(key), limit).to_json()
         row.update(group="silences", expected=None)
         row["surprise"] = _surprise(row)
         results.append(row)
@@ -110,10 +112,10 @@ def has_clause(edition: Edition, key: str) -> bool:
     return edition.clause_by_key(key) is not None or key in OPTIONAL_GENERAL_IDS.values()
 
 
-def _clause(prover: Prover, key: str, timeout: float) -> ProbeAnswer:
+def _clause(prover: Prover, key: str, limit: int) -> ProbeAnswer:
     """Where a game first needs the clause `key`; not applicable to a spec without it."""
     if has_clause(prover.edition, key):
-        return prover.ask(clause_applies(key), timeout)
+        return prover.ask(clause_applies(key), limit)
     return ProbeAnswer(UNREACHABLE, f"{CLAUSE}{key}", method=NOT_APPLICABLE,
                    reason=f"{prover.edition.id} has no clause {key}")
 
@@ -151,7 +153,7 @@ def _jobs(args: argparse.Namespace, editions: list[Edition]) -> list[tuple[Editi
 
 def _results(args: argparse.Namespace, jobs: list[tuple[Edition, int]],
              names: list[str]) -> Iterator[dict[str, Any]]:
-    calls = [(str(e.path or e.id), _chosen(e), n, names, args.timeout, not args.query) for e, n in jobs]
+    calls = [(str(e.path or e.id), _chosen(e), n, names, args.rlimit, not args.query) for e, n in jobs]
     yield from in_workers(_probe, calls, args.jobs)
 
 
@@ -160,7 +162,7 @@ def _chosen(edition: Edition) -> dict[str, int]:
     return {c.key: c.version for c in edition.clauses.values() if c.versions and c.version is not None}
 
 
-def _probe(call: tuple[str, Any, int, list[str], float, bool]) -> dict[str, Any]:
+def _probe(call: tuple[str, Any, int, list[str], int, bool]) -> dict[str, Any]:
     return probe(*call)
 
 
@@ -219,8 +221,8 @@ def _working(jobs: list[tuple[Edition, int]], done: int) -> str:
     if not jobs:
         return ""
     edition, players = jobs[done]
-    return (f"probing {edition.id} with {players} players ({done} of {len(jobs)} done; each query may take "
-            "up to --timeout)")
+    return (f"probing {edition.id} with {players} players ({done} of {len(jobs)} done; each query may use "
+            "up to --rlimit z3 resource units per solver call)")
 
 
 def _print(report: dict[str, Any]) -> None:
