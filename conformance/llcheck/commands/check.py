@@ -582,10 +582,10 @@ class _Session:
         try:
             if args.properties:
                 campaigns.run_properties(make_engine, specs, args.profile, args.seed, self.record, args.jobs,
-                                         wanted)
+                                         wanted, self.info.hello)
             if args.fuzz:
                 campaigns.run_fuzz(make_engine, specs, args.fuzz, args.seed, Path(args.fuzz_dir), self.record,
-                                   args.jobs, wanted)
+                                   args.jobs, wanted, self.info.hello)
         except KeyboardInterrupt:
             return True
         except UsageError as exc:

@@ -23,29 +23,14 @@ from ..engines.base import Engine, EngineFailure, Reply
 from ..engines.guard import AdapterFailure, adapters_own, described, raised
 from ..engines.pipes import printable
 from ..engines.subprocess import EngineGone, SubprocessEngine
+from .applicable import case_reason, observation_reason
 from .cases import Case
 from .charge import charged
-from .compare import MISSING, actions_detail, comparable, events_detail, partial_difference
-from .results import ERRORED, FAILED, PASSED, SKIPPED, Result
+from .compare import MISSING, actions_detail, comparable, events_detail, partial_difference, without_tokens
+from .results import ERRORED, FAILED, NOT_APPLICABLE, PASSED, SKIPPED, Result
 
 RESTART_ATTEMPTS = 2
 """Consecutive failed restarts after which a worker stops trying and reports its cases as errored."""
-
-
-def needs_of(case: Case) -> tuple[str, ...]:
-    """The capabilities a case needs: its `needs`, plus `games` when it has several rounds."""
-    needs = tuple(case.needs)
-    return needs + ("games",) if len(case.rounds) > 1 and "games" not in needs else needs
-
-
-def skip_reason(engine: Engine, case: Case) -> str | None:
-    """Why `engine` cannot run `case` (an edition it does not play, a capability it lacks), or None."""
-    if case.edition not in engine.hello.editions:
-        return f"the engine does not play {case.edition}"
-    missing = [need for need in needs_of(case) if not engine.hello.can(need)]
-    if missing:
-        return f"needs capability {', '.join(missing)}"
-    return None
 
 
 def result_for(case: Case, status: str, **fields: Any) -> Result:
@@ -69,7 +54,10 @@ def run_case(engine: Engine, case: Case, case_timeout: float | None = None) -> R
     `case_timeout` bounds the whole case for engines that run in their own process.
     """
     began = time.perf_counter()
-    reason = skip_reason(engine, case)
+    reason = case_reason(engine.hello, case)
+    if reason is not None:
+        return result_for(case, NOT_APPLICABLE, message=reason)
+    reason = observation_reason(engine.hello, case)
     if reason is not None:
         return result_for(case, SKIPPED, message=reason)
     play = _Play(engine, case)
@@ -198,9 +186,12 @@ class _Play:
     def _expect(self, expect: Json, reply: Reply) -> None:
         """Check one set of expectations, each only when the engine claims what it needs."""
         if "events" in expect and self.hello.can("events"):
-            detail = events_detail(expect["events"], reply.events)
+            want, got = expect["events"], reply.events
+            if not self.hello.can("tokens"):
+                want, got = without_tokens(want), without_tokens(got)
+            detail = events_detail(want, got)
             if detail is not None:
-                self._parted("events", expect["events"], reply.events, detail)
+                self._parted("events", want, got, detail)
         if "state" in expect:
             self._partial(expect["state"], self.state, "state")
         if "legal_actions" in expect and self.hello.can("legal_actions"):
@@ -216,7 +207,10 @@ class _Play:
     def _partial(self, expected: Json, actual: Json, name: str, log_key: str | None = None,
                  after_refusal: bool = False, at_end: bool = False) -> None:
         """Parted at the first key of `expected` that `actual` does not match (`at_end`: the case's
-        result, checked after its last step)."""
+        result, checked after its last step). An engine without capability `tokens` is not asked
+        about them."""
+        if not self.hello.can("tokens"):
+            expected, actual = without_tokens(expected, log_key), without_tokens(actual, log_key)
         found = partial_difference(expected, actual, log_key)
         if found is not None:
             key, got, detail = found

@@ -19,6 +19,7 @@ from .results import (
     ERRORED,
     FAILED,
     KNOWN_FAILURE,
+    NOT_APPLICABLE,
     PASSED,
     SKIPPED,
     STATUSES,
@@ -46,8 +47,11 @@ def header(report: Report) -> list[str]:
     info, hello = report.info, report.info.hello
     editions = ", ".join(info.options.get("editions") or hello.editions)
     ignored = f"; ignored, unknown to this llcheck: {', '.join(hello.ignored)}" if hello.ignored else ""
+    counts = "".join(f"; {e} with {', '.join(map(str, n))} players only" for e, n in hello.players.items())
+    version = f" (version {hello.capabilities_version})" if hello.capabilities_version > 1 else ""
     return [f"llcheck check: {hello.name} {hello.version} (protocol {hello.protocol}) via {info.impl}",
-            f"editions: {editions}; capabilities: {', '.join(sorted(hello.capabilities)) or 'none'}{ignored}"]
+            f"editions: {editions}{counts}; capabilities: {', '.join(sorted(hello.capabilities)) or 'none'}"
+            f"{version}{ignored}"]
 
 
 def failure(result: Result) -> list[str]:
@@ -116,9 +120,10 @@ def text_report(report: Report, quiet: bool = False) -> str:
     lines = header(report)
     others, golden = apart(report.results)
     lines += bad_results(_bad(others))
-    skipped = Counter(r.message for r in report.results if r.status == SKIPPED)
-    if skipped:
-        lines += ["", "skipped: " + "; ".join(f"{reason} ({n})" for reason, n in sorted(skipped.items()))]
+    for status, title in ((SKIPPED, "skipped"), (NOT_APPLICABLE, "not applicable")):
+        reasons = Counter(r.message for r in report.results if r.status == status)
+        if reasons:
+            lines += ["", f"{title}: " + "; ".join(f"{why} ({n})" for why, n in sorted(reasons.items()))]
     known = [r for r in report.results if r.status == KNOWN_FAILURE]
     if known:
         lines += ["", "known failures (still failing, as listed):"]
