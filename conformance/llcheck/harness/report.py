@@ -41,6 +41,8 @@ class RunInfo:
     hello: Hello
     options: Json
     started: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    command: str = "check"
+    """The llcheck command that ran (`check`, `verify`), as the text report's first line names it."""
 
     def to_json(self) -> Json:
         """The report's header."""

@@ -49,7 +49,8 @@ def header(report: Report) -> list[str]:
     ignored = f"; ignored, unknown to this llcheck: {', '.join(hello.ignored)}" if hello.ignored else ""
     counts = "".join(f"; {e} with {', '.join(map(str, n))} players only" for e, n in hello.players.items())
     version = f" (version {hello.capabilities_version})" if hello.capabilities_version > 1 else ""
-    return [f"llcheck check: {hello.name} {hello.version} (protocol {hello.protocol}) via {info.impl}",
+    who = f"{hello.name} {hello.version} (protocol {hello.protocol})"
+    return [f"llcheck {info.command}: {who} via {info.impl}",
             f"editions: {editions}{counts}; capabilities: {', '.join(sorted(hello.capabilities)) or 'none'}"
             f"{version}{ignored}"]
 
