@@ -39,6 +39,8 @@ from .engines.process import kill_leftovers
 from .errors import UsageError
 from .harness.applicable import seat_reason
 from .harness.results import ERRORED, NOT_APPLICABLE, Result, campaign_status
+from .logs.dealt import dealt_id
+from .logs.dealt import run_dealt as play_dealt
 from .workers import as_done, ended
 
 MakeEngine = Callable[[], Engine]
@@ -269,6 +271,44 @@ def run_fuzz(make_engine: MakeEngine, editions: list[Edition], n: int, seed: int
                      on_result, lambda seat: wanted(_fuzz_id(seat)),
                      lambda seat, exitcode: [_died(_fuzz_id(seat), "fuzz", seat, exitcode)],
                      functools.partial(_outside, hello, "fuzz", lambda seat: [_fuzz_id(seat)]))
+
+
+DEALT_GAMES = 300
+"""Engine-dealt games per edition and player count when --fuzz does not say how many."""
+
+
+def dealt_ids(editions: list[Edition]) -> list[str]:
+    """The result id of each edition and player count an engine-dealt campaign checks."""
+    return [dealt_id(seat[0].id, seat[1]) for seat in _seats(editions)]
+
+
+def run_dealt(make_engine: MakeEngine, editions: list[Edition], n: int, seed: int,
+              on_result: Callable[[Result], None], hello: Hello, jobs: int = 1,
+              wanted: Wanted = lambda result_id: True) -> list[Result]:
+    """For an engine that deals itself (no capability `deck`): `n` engine-dealt games per edition
+    and player count it plays, its setup and play checked against the reference (logs/dealt.py),
+    as results (in `jobs` processes); the others are not applicable."""
+    def outside(seat: Seat) -> list[Result]:
+        reason = seat_reason(hello, seat[0].id, seat[1])
+        return [] if reason is None else [Result(dealt_id(seat[0].id, seat[1]), NOT_APPLICABLE, kind="dealt",
+                                                 group="dealt", edition=seat[0].id, players=seat[1],
+                                                 message=reason)]
+
+    return _campaign(functools.partial(_dealt_results, make_engine, n, seed), editions, jobs, on_result,
+                     lambda seat: wanted(dealt_id(seat[0].id, seat[1])),
+                     lambda seat, exitcode: [_died(dealt_id(seat[0].id, seat[1]), "dealt", seat, exitcode)],
+                     outside)
+
+
+def _dealt_results(make_engine: MakeEngine, n: int, seed: int, seat: Seat) -> list[Result]:
+    try:
+        return [play_dealt(make_engine, seat[0], seat[1], n, seed)]
+    except BaseException as exc:  # a campaign that breaks is reported, the run goes on
+        if not adapters_own(exc):
+            raise
+        return [Result(dealt_id(seat[0].id, seat[1]), ERRORED, kind="dealt", group="dealt",
+                       edition=seat[0].id, players=seat[1],
+                       message=f"the engine-dealt games raised {described(exc)}")]
 
 
 def _fuzz_results(fuzz: Callable[..., Any], make_engine: MakeEngine, n: int, seed: int, out_dir: Path,

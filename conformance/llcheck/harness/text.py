@@ -47,7 +47,7 @@ def header(report: Report) -> list[str]:
     info, hello = report.info, report.info.hello
     editions = ", ".join(info.options.get("editions") or hello.editions)
     ignored = f"; ignored, unknown to this llcheck: {', '.join(hello.ignored)}" if hello.ignored else ""
-    counts = "".join(f"; {e} with {', '.join(map(str, n))} players only" for e, n in hello.players.items())
+    counts = "".join(f" ({', '.join(map(str, n))} players only: {e})" for e, n in hello.players.items())
     version = f" (version {hello.capabilities_version})" if hello.capabilities_version > 1 else ""
     who = f"{hello.name} {hello.version} (protocol {hello.protocol})"
     return [f"llcheck {info.command}: {who} via {info.impl}",
@@ -177,11 +177,18 @@ def campaigns(results: list[Result]) -> list[str]:
             counts.setdefault(r.edition, set()).add(r.players or 0)
         where = "; ".join(f"{e} with {', '.join(map(str, sorted(n)))} players" for e, n in counts.items())
         noun = "property" if len(names) == 1 else "properties"
-        lines += ["", f"properties: {good} of {len(properties)} passed ({len(names)} {noun}, for {where})"]
+        outside = sum(r.status == NOT_APPLICABLE for r in properties)
+        also = f", {outside} not applicable" if outside else ""
+        lines += ["", f"properties: {good} of {len(properties)} passed{also} "
+                      f"({len(names)} {noun}, for {where})"]
     fuzz = [r for r in results if r.kind == "fuzz" and r.status == PASSED]
     if fuzz:
         lines += ["", "fuzzing, passed (games start from chosen tokens, most last a round or two):"]
         lines += [f"  {r.id}: {r.message}" for r in fuzz]
+    dealt = [r for r in results if r.kind == "dealt" and r.status == PASSED]
+    if dealt:
+        lines += ["", "engine-dealt rounds, passed:"]
+        lines += [f"  {r.id}: {r.message}" for r in dealt]
     return lines
 
 

@@ -26,6 +26,10 @@ from .reading import Entry, GameLog
 LOG_GROUP = "log"
 """The group of a logged game's case and result."""
 
+SETUP_KEYS = ("starter", "set_aside", "face_up", "hands")
+"""The state keys compared first after a deal: what the setup rules decide (who starts, the
+set-aside and face-up cards, the hands dealt), so that a setup bug is named as one."""
+
 
 @dataclass
 class Expected:
@@ -103,7 +107,7 @@ def expected(edition: Edition, log: GameLog) -> Expected:
             stop, stopped = True, deal.line
             break
         used.update(e["clause"] for e in events if "clause" in e)
-        rounds.append({"deck": deck, "start": _expect(game, events, deal)})
+        rounds.append({"deck": deck, "start": _expect(game, events, deal, SETUP_KEYS)})
         replies.append(Reply(True, deal.events or [], state))
         legal.append(_legal(deal))
         steps: list[Json] = []
@@ -129,6 +133,11 @@ def _play(game: Game, entry: Entry, steps: list[Json], replies: list[Reply],
     """Add one logged action to the case: whether the case stops there, and the clause of the
     reference's refusal if it refuses the action."""
     assert entry.action is not None
+    if entry.refused is not None:  # what the reference does with it, the engine did not do
+        steps.append({"action": entry.action})
+        replies.append(Reply(False, reason=entry.refused))
+        legal.append(None)
+        return True, None
     first, keep = split(entry.action)
     parts = [first] if keep is None else [first, keep]
     for index, part in enumerate(parts):
@@ -165,13 +174,15 @@ def _legal(entry: Entry) -> list[Json] | None:
     return as_plays(entry.legal_actions) if entry.legal_actions is not None else None
 
 
-def _expect(game: Game, events: list[Json], entry: Entry) -> Json:
-    """What the case expects after a deal or an action: what the log recorded, as the reference has it."""
+def _expect(game: Game, events: list[Json], entry: Entry, first: tuple[str, ...] = ()) -> Json:
+    """What the case expects after a deal or an action: what the log recorded, as the reference
+    has it (the state's keys `first` compared first)."""
     out: Json = {}
     if entry.events is not None:
         out["events"] = [{k: v for k, v in e.items() if k != "clause"} for e in events]
     if entry.state is not None:
-        out["state"] = game.state()
+        state = game.state()
+        out["state"] = {**{key: state[key] for key in first if key in state}, **state}
     if entry.legal_actions is not None:
         out["legal_actions"] = [a.to_json() for a in game.legal_actions()]
     return out

@@ -40,6 +40,8 @@ class Entry:
     state: Json | None = None
     events: list[Json] | None = None
     legal_actions: list[Json] | None = None
+    refused: str | None = None
+    """The engine refused the action, for this reason (nothing follows it in the log)."""
 
 
 @dataclass
@@ -140,7 +142,10 @@ def _take(games: list[GameLog], line: Json, path: Path, number: int) -> None:
         return
     if not game.rounds:
         raise LogError(f"{path}:{number}: an action before the game's first deal line")
-    game.rounds[-1].steps.append(Entry(number, action=line["action"], **reported))
+    steps = game.rounds[-1].steps
+    if steps and steps[-1].refused is not None:
+        raise LogError(f"{path}:{number}: an action after one the engine refused (line {steps[-1].line})")
+    steps.append(Entry(number, action=line["action"], refused=line.get("refused"), **reported))
 
 
 def log_lines(game: GameLog) -> list[Json]:
@@ -161,7 +166,8 @@ def log_lines(game: GameLog) -> list[Json]:
         if round_.deal.first is not None:
             deal["first"] = round_.deal.first
         lines.append({"deal": deal, **_reported(round_.deal)})
-        lines += [{"action": step.action, **_reported(step)} for step in round_.steps]
+        lines += [{"action": step.action, **({"refused": step.refused} if step.refused is not None else {}),
+                   **_reported(step)} for step in round_.steps]
     return lines
 
 
