@@ -45,13 +45,14 @@ LABELS = {FAILED: "FAILED", ERRORED: "ERRORED", UNEXPECTED_PASS: "UNEXPECTED PAS
 def header(report: Report) -> list[str]:
     """Who was checked, with what."""
     info, hello = report.info, report.info.hello
-    editions = ", ".join(info.options.get("editions") or hello.editions)
+    shown = info.options.get("editions") or hello.editions
+    editions = ", ".join(e + (f" ({', '.join(map(str, hello.players[e]))} players only)"
+                              if e in hello.players else "") for e in shown)
     ignored = f"; ignored, unknown to this llcheck: {', '.join(hello.ignored)}" if hello.ignored else ""
-    counts = "".join(f" ({', '.join(map(str, n))} players only: {e})" for e, n in hello.players.items())
     version = f" (version {hello.capabilities_version})" if hello.capabilities_version > 1 else ""
     who = f"{hello.name} {hello.version} (protocol {hello.protocol})"
     return [f"llcheck {info.command}: {who} via {info.impl}",
-            f"editions: {editions}{counts}; capabilities: {', '.join(sorted(hello.capabilities)) or 'none'}"
+            f"editions: {editions}; capabilities: {', '.join(sorted(hello.capabilities)) or 'none'}"
             f"{version}{ignored}"]
 
 
