@@ -21,7 +21,7 @@ from llcheck.engines.pipes import STDERR_TAIL
 pytestmark = pytest.mark.skipif(not PROC.is_dir(), reason="finding leftover processes needs /proc")
 
 ALL = ("runner/guard-hit", "runner/refusals", "runner/bad-deck", "runner/two-rounds", "runner/views-only")
-SKIPS = {"runner/two-rounds": ("skipped", "needs capability games"),
+SKIPS = {"runner/two-rounds": ("not_applicable", "needs capability games"),
          "runner/views-only": ("skipped", "needs capability views")}
 """What a zoo engine claiming no optional capability cannot run."""
 TWO = ["--run", "runner/guard-hit", "--run", "runner/bad-deck"]
@@ -191,7 +191,7 @@ def test_the_whole_zoo_in_one_run_reports_every_case_and_leaves_nothing(tmp_path
     not_run = any(r["message"].startswith("not run: ") for r in results)  # two failed restarts in a row
     assert run.returncode == (3 if not_run else 1), run.stderr
     assert len(results) == lines[-1]["summary"]["total"] == 15
-    assert {r["status"] for r in results} <= {"passed", "errored", "skipped"}
+    assert {r["status"] for r in results} <= {"passed", "errored", "skipped", "not_applicable"}
     assert all(r["message"] and "\n" not in r["message"] for r in results if r["status"] == "errored")
     assert len((tmp_path / "starts").read_text()) > len(plan) // 2  # the engine was restarted again and again
 

@@ -163,19 +163,20 @@ def test_booleans_are_not_numbers(fixture_cases):
     assert d.detail == "at [0]: expected false, got 0"
 
 
-def test_capabilities_an_engine_lacks_are_skipped_or_not_compared(fixture_cases):
+def test_capabilities_an_engine_lacks_make_cases_skipped_not_applicable_or_not_compared(fixture_cases):
     engine = adapters.ClassicOnly()
     statuses = {case_id: run_case(engine, case) for case_id, case in fixture_cases.items()}
-    assert statuses["runner/views-only"].status == "skipped"
+    assert statuses["runner/views-only"].status == "skipped"  # it plays the case, but cannot be asked
     assert statuses["runner/views-only"].message == "needs capability views"
+    assert statuses["runner/two-rounds"].status == "not_applicable"  # it does not play whole games
     assert statuses["runner/two-rounds"].message == "needs capability games"
     assert statuses["runner/guard-hit"].status == "passed"
 
 
-def test_a_case_of_an_edition_the_engine_does_not_play_is_skipped(fixture_cases):
+def test_a_case_of_an_edition_the_engine_does_not_play_is_not_applicable(fixture_cases):
     engine = ReferenceEngine(specs={})
     result = run_case(engine, fixture_cases["runner/guard-hit"])
-    assert (result.status, result.message) == ("skipped", "the engine does not play classic")
+    assert (result.status, result.message) == ("not_applicable", "the engine does not play classic")
 
 
 def test_an_adapter_exception_is_an_errored_case_and_the_adapter_is_replaced(fixture_cases):

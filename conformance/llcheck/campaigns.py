@@ -33,11 +33,15 @@ from typing import Any
 
 from loveletter_ref.spec import Edition
 
-from .engines.base import Engine
+from .engines.base import Engine, Hello
 from .engines.guard import adapters_own, described
 from .engines.process import kill_leftovers
 from .errors import UsageError
-from .harness.results import ERRORED, Result, campaign_status
+from .harness.applicable import seat_reason
+from .harness.blame import kinds_clauses
+from .harness.results import ERRORED, NOT_APPLICABLE, Result, campaign_status
+from .logs.dealt import dealt_id
+from .logs.dealt import run_dealt as play_dealt
 from .workers import as_done, ended
 
 MakeEngine = Callable[[], Engine]
@@ -96,6 +100,10 @@ def profile_names() -> list[str]:
     return list(PROFILES)
 
 
+CAMPAIGN_NEEDS = ("deck", "tokens")
+"""What a property or fuzzing campaign needs of an engine: it deals given decks and compares
+favour tokens with the reference's."""
+
 Wanted = Callable[[str], bool]
 """Whether a result id is wanted (`--run`, `--skip`): a seat none of whose ids is wanted is not run."""
 
@@ -131,7 +139,8 @@ def _property_ids(seat: Seat) -> list[str]:
 
 def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], jobs: int,
               on_result: Callable[[Result], None], wanted: Callable[[Seat], bool],
-              died: Callable[[Seat, int | None], list[Result]]) -> list[Result]:
+              died: Callable[[Seat, int | None], list[Result]],
+              not_applicable: Callable[[Seat], list[Result]]) -> list[Result]:
     """`work(seat)` for every wanted edition and player count, each seat's results passed to
     `on_result` as soon as it is done (in seat order with one job; with more, in the order they
     finish) and returned in seat order; in `jobs` processes, the longest first (`_size`), each
@@ -139,13 +148,48 @@ def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], job
     results `died` gives); hypothesis's files in `_hypothesis_home()`."""
     seats = [seat for seat in _seats(editions) if wanted(seat)]
     batches: dict[int, list[Result]] = {}
+    played = []
+    for index, seat in enumerate(seats):
+        outside = not_applicable(seat)
+        if outside:
+            batches[index] = outside
+            for result in outside:
+                on_result(result)
+        else:
+            played.append(index)
     with _hypothesis_home() as home:
-        for index, batch in as_done(functools.partial(_at_home, home, work), seats, jobs, first=_size,
-                                    cleanup=kill_leftovers, died=died):
+        for index, batch in as_done(functools.partial(_at_home, home, work), [seats[i] for i in played], jobs,
+                                    first=_size, cleanup=kill_leftovers, died=died):
             for result in batch:
                 on_result(result)
-            batches[index] = batch
+            batches[played[index]] = batch
     return [result for index in sorted(batches) for result in batches[index]]
+
+
+def _one_step(hello: Hello, spec: Edition) -> str | None:
+    """Why a campaign that sends the rules' two steps does not suit an engine taking a one-step
+    Chancellor in an edition that has a draw-and-return card (it gets logged games instead)."""
+    if hello.can("one_step_chancellor") and kinds_clauses(spec, ("draw_return",)):
+        return "the engine takes a one-step Chancellor (checked by logged games instead)"
+    return None
+
+
+def wants_logged_games(hello: Hello) -> bool:
+    """True for an engine whose campaigns are logged games (`run_dealt`): one that deals itself,
+    or takes a one-step Chancellor."""
+    return not hello.can("deck") or hello.can("one_step_chancellor")
+
+
+def _outside(hello: Hello | None, kind: str, ids: Callable[[Seat], list[str]], seat: Seat) -> list[Result]:
+    """The not-applicable results of a seat the engine does not play ([] when it does, or when
+    its hello is not known)."""
+    if hello is None:
+        return []
+    reason = seat_reason(hello, seat[0].id, seat[1], CAMPAIGN_NEEDS) or _one_step(hello, seat[0])
+    if reason is None:
+        return []
+    return [Result(result_id, NOT_APPLICABLE, kind=kind, group=kind, edition=seat[0].id, players=seat[1],
+                   message=reason) for result_id in ids(seat)]
 
 
 def _size(seat: Seat) -> int:
@@ -194,12 +238,17 @@ def _cache_folder() -> Path | None:
 
 def run_properties(make_engine: MakeEngine, editions: list[Edition], profile: str, seed: int | None,
                    on_result: Callable[[Result], None], jobs: int = 1,
-                   wanted: Wanted = lambda result_id: True) -> list[Result]:
-    """Every property for every edition and player count, as results (in `jobs` processes)."""
+                   wanted: Wanted = lambda result_id: True, hello: Hello | None = None) -> list[Result]:
+    """Every property for every edition and player count, as results (in `jobs` processes); with
+    the engine's `hello`, those it does not play are not applicable."""
     check = _run_properties()
+    def ids(seat: Seat) -> list[str]:
+        return [i for i in (_property_id(name, seat) for name in _property_names()) if wanted(i)]
+
     return _campaign(functools.partial(_property_results, check, make_engine, profile, seed), editions, jobs,
                      on_result, lambda seat: any(map(wanted, _property_ids(seat))),
-                     lambda seat, exitcode: [_died(_property_id("all", seat), "property", seat, exitcode)])
+                     lambda seat, exitcode: [_died(_property_id("all", seat), "property", seat, exitcode)],
+                     functools.partial(_outside, hello, "property", ids))
 
 
 def _property_results(check: Callable[..., Any], make_engine: MakeEngine, profile: str, seed: int | None,
@@ -231,13 +280,52 @@ def _died(result_id: str, kind: str, seat: Seat, exitcode: int | None) -> Result
 
 def run_fuzz(make_engine: MakeEngine, editions: list[Edition], n: int, seed: int, out_dir: Path,
              on_result: Callable[[Result], None], jobs: int = 1,
-             wanted: Wanted = lambda result_id: True) -> list[Result]:
+             wanted: Wanted = lambda result_id: True, hello: Hello | None = None) -> list[Result]:
     """A differential fuzzing campaign of `n` games per edition and player count, as results (in
-    `jobs` processes)."""
+    `jobs` processes); with the engine's `hello`, those it does not play are not applicable."""
     fuzz = _run_fuzz()
     return _campaign(functools.partial(_fuzz_results, fuzz, make_engine, n, seed, out_dir), editions, jobs,
                      on_result, lambda seat: wanted(_fuzz_id(seat)),
-                     lambda seat, exitcode: [_died(_fuzz_id(seat), "fuzz", seat, exitcode)])
+                     lambda seat, exitcode: [_died(_fuzz_id(seat), "fuzz", seat, exitcode)],
+                     functools.partial(_outside, hello, "fuzz", lambda seat: [_fuzz_id(seat)]))
+
+
+DEALT_GAMES = 300
+"""Engine-dealt games per edition and player count when --fuzz does not say how many."""
+
+
+def dealt_ids(editions: list[Edition]) -> list[str]:
+    """The result id of each edition and player count an engine-dealt campaign checks."""
+    return [dealt_id(seat[0].id, seat[1]) for seat in _seats(editions)]
+
+
+def run_dealt(make_engine: MakeEngine, editions: list[Edition], n: int, seed: int,
+              on_result: Callable[[Result], None], hello: Hello, jobs: int = 1,
+              wanted: Wanted = lambda result_id: True) -> list[Result]:
+    """For an engine that `wants_logged_games`: `n` games per edition and player count it plays,
+    dealt by the engine when it deals itself, its setup and play checked against the reference
+    (logs/dealt.py), as results (in `jobs` processes); the others are not applicable."""
+    def outside(seat: Seat) -> list[Result]:
+        reason = seat_reason(hello, seat[0].id, seat[1])
+        return [] if reason is None else [Result(dealt_id(seat[0].id, seat[1]), NOT_APPLICABLE, kind="dealt",
+                                                 group="dealt", edition=seat[0].id, players=seat[1],
+                                                 message=reason)]
+
+    return _campaign(functools.partial(_dealt_results, make_engine, n, seed), editions, jobs, on_result,
+                     lambda seat: wanted(dealt_id(seat[0].id, seat[1])),
+                     lambda seat, exitcode: [_died(dealt_id(seat[0].id, seat[1]), "dealt", seat, exitcode)],
+                     outside)
+
+
+def _dealt_results(make_engine: MakeEngine, n: int, seed: int, seat: Seat) -> list[Result]:
+    try:
+        return [play_dealt(make_engine, seat[0], seat[1], n, seed)]
+    except BaseException as exc:  # a campaign that breaks is reported, the run goes on
+        if not adapters_own(exc):
+            raise
+        return [Result(dealt_id(seat[0].id, seat[1]), ERRORED, kind="dealt", group="dealt",
+                       edition=seat[0].id, players=seat[1],
+                       message=f"the engine-dealt games raised {described(exc)}")]
 
 
 def _fuzz_results(fuzz: Callable[..., Any], make_engine: MakeEngine, n: int, seed: int, out_dir: Path,

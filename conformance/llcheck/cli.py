@@ -38,6 +38,7 @@ COMMANDS = {
     "schema": "print a JSON Schema llcheck uses, or its installed path for an editor (--path)",
     "smoke": "try an engine's handshake, one deal and one action, with a plain diagnosis",
     "view": "write a case, a divergence or a game as a page to step through in a browser",
+    "verify": "check recorded games (JSON-lines game logs) against an edition: a verdict per rule clause",
 }
 """Subcommand name -> one-line help; the module `llcheck.commands.<name>` implements it."""
 

@@ -171,9 +171,9 @@ class CaseItem(pytest.Item):
 def settle(result: Result, known: KnownFailures | None, command: str) -> None:
     """Pass, skip, xfail (a listed known failure) or fail the running test as `result` says; a
     failure carries `command`, the llcheck command that runs it again."""
-    from .harness.results import ERRORED, FAILED, PASSED, SKIPPED
+    from .harness.results import ERRORED, FAILED, NOT_APPLICABLE, PASSED, SKIPPED
     reason = known.entries.get(result.id) if known is not None else None
-    if result.status == SKIPPED:
+    if result.status in (SKIPPED, NOT_APPLICABLE):
         pytest.skip(result.message)
     if reason is not None and result.status in (FAILED, ERRORED):
         pytest.xfail(f"known failure ({reason[1]}): {result.message}")

@@ -17,8 +17,8 @@ from loveletter_ref.spec import Edition
 from ..engines.base import Engine, EngineFailure
 from ..engines.guard import adapters_own, described
 from ..errors import UsageError
+from ..harness.applicable import case_reason, needs_of, observation_reason
 from ..harness.cases import STATUSES, Case
-from ..harness.runner import needs_of, skip_reason
 from .delta import Json
 from .observe import Observer
 from .store import FORMAT, VERSION, Baseline, BaselineError, Unit
@@ -113,7 +113,8 @@ def record(slot: EngineSlot, plan: Plan, progress: Callable[[int], None] = lambd
 
 def _case(slot: EngineSlot, case: Case, capabilities: frozenset[str]) -> Unit:
     unit = Unit("case", case.id)
-    reason = skip_reason(slot.get(), case)
+    hello = slot.get().hello
+    reason = case_reason(hello, case) or observation_reason(hello, case)
     if reason is not None:
         unit.skipped = {"reason": reason, "needs": list(needs_of(case))}
         return unit

@@ -460,7 +460,8 @@ def _specs(editions: list[str], files: dict[str, Edition]) -> list[Edition]:
 def _campaign_ids(args: argparse.Namespace, specs: list[Edition]) -> list[str]:
     """The result ids --properties and --fuzz may report for these specs, in the reports' order."""
     return ((campaigns.property_ids(specs) if args.properties else [])
-            + (campaigns.fuzz_ids(specs) if args.fuzz else []))
+            + (campaigns.fuzz_ids(specs) if args.fuzz else [])
+            + (campaigns.dealt_ids(specs) if args.properties or args.fuzz else []))
 
 
 def _verdict_code(results: list[Result]) -> int:
@@ -650,10 +651,15 @@ class _Session:
         try:
             if args.properties and not self.halted:
                 campaigns.run_properties(make_engine, specs, args.profile, args.seed, self.record, args.jobs,
-                                         wanted)
+                                         wanted, self.info.hello)
             if args.fuzz and not self.halted:
                 campaigns.run_fuzz(make_engine, specs, args.fuzz, args.seed, Path(args.fuzz_dir), self.record,
-                                   args.jobs, wanted)
+                                   args.jobs, wanted, self.info.hello)
+            if (args.properties or args.fuzz) and campaigns.wants_logged_games(self.info.hello) \
+                    and not self.halted:
+                games = args.fuzz or campaigns.DEALT_GAMES
+                campaigns.run_dealt(make_engine, specs, games, args.seed, self.record, self.info.hello,
+                                    args.jobs, wanted)
         except KeyboardInterrupt:
             return True
         except UsageError as exc:

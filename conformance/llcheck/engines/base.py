@@ -8,7 +8,7 @@ the same to the harness, the properties, perft and the fuzzer.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,17 +17,33 @@ from .pipes import printable
 Json = dict[str, Any]
 
 CAPABILITIES = ("legal_actions", "views", "events", "games")
-"""Optional abilities an engine may claim in its hello:
+"""The optional abilities of capabilities version 1 (docs/protocol.md#capabilities):
 legal_actions: lists every legal action; views: answers per-player views; events: reports the
-canonical events of each action; games: plays several rounds (next_round) with favour tokens."""
+canonical events of each action; games: plays several rounds (next_round)."""
+
+CAPABILITIES_2 = ("deck", "tokens", "stray_fields", "one_step_chancellor")
+"""What capabilities version 2 added: deck: can be dealt a given deck (without it, the engine
+deals itself from a seed); tokens: keeps favour tokens; stray_fields: refuses an action carrying
+a field its card does not take; one_step_chancellor: takes the Chancellor's keep and return in
+the play itself. (Version 2 also added the per-edition player counts, `Hello.players`.)"""
+
+KNOWN_CAPABILITIES = CAPABILITIES + CAPABILITIES_2
+"""Every capability this llcheck knows."""
+
+CAPABILITIES_VERSION = 2
+"""The capabilities version this llcheck speaks."""
+
+ASSUMED_BEFORE_VERSION_2 = frozenset({"deck", "tokens", "stray_fields"})
+"""What an engine of capabilities version 1 does without saying so (version 1 had no way to say
+otherwise): it is dealt given decks, keeps tokens and refuses stray fields."""
 
 
 def known_capabilities(claimed: Iterable[str]) -> tuple[frozenset[str], tuple[str, ...]]:
     """The capabilities claimed that this llcheck knows, and the others (a later addition to the
     protocol, or a typo) in order, once each, made printable for the report."""
     claimed = list(claimed)
-    unknown = dict.fromkeys(printable(c, 40) for c in claimed if c not in CAPABILITIES)
-    return frozenset(c for c in claimed if c in CAPABILITIES), tuple(unknown)
+    unknown = dict.fromkeys(printable(c, 40) for c in claimed if c not in KNOWN_CAPABILITIES)
+    return frozenset(c for c in claimed if c in KNOWN_CAPABILITIES), tuple(unknown)
 
 
 class EngineFailure(Exception):
@@ -46,10 +62,20 @@ class Hello:
     ignored: tuple[str, ...] = ()
     """Capabilities the engine claims that this llcheck does not know (a later minor addition to the
     protocol, or a typo): left out of `capabilities`, and named in the report."""
+    capabilities_version: int = 1
+    """1: `deck`, `tokens` and `stray_fields` go without saying (ASSUMED_BEFORE_VERSION_2);
+    2 and later: the engine has only what it lists."""
+    players: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    """Per edition, the player counts the engine plays; an edition left out: every count it allows."""
 
     def can(self, capability: str) -> bool:
-        """True when the engine claims `capability`."""
-        return capability in self.capabilities
+        """True when the engine claims `capability` (or, before version 2, goes without saying)."""
+        return capability in self.capabilities or (
+            self.capabilities_version < 2 and capability in ASSUMED_BEFORE_VERSION_2)
+
+    def plays(self, edition: str, players: int) -> bool:
+        """True when the engine plays `edition` with `players` players."""
+        return edition in self.editions and (edition not in self.players or players in self.players[edition])
 
 
 @dataclass
@@ -80,6 +106,12 @@ class Engine(ABC):
     @abstractmethod
     def next_round(self, deck: Sequence[str]) -> Reply:
         """Deal the next round of the same game (capability `games`)."""
+
+    def deal(self, edition: str, players: int, seed: int, first_player: int = 0,
+             tokens: Sequence[int] | None = None) -> Reply:
+        """Start a new game and deal its first round itself, shuffling from `seed` (an engine
+        without capability `deck`): the harness reads the deal from the reply's state."""
+        raise EngineFailure("the engine cannot deal a round itself (it has no deal method)")
 
     @abstractmethod
     def legal_actions(self) -> list[Json]:

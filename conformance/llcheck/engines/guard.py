@@ -22,7 +22,7 @@ import contextlib
 import dataclasses
 import sysconfig
 import traceback
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -108,10 +108,19 @@ def checked_hello(engine: object) -> Hello:
         if isinstance(value, (str, bytes)) or not isinstance(value, Collection) \
                 or not all(isinstance(item, str) for item in value):
             problems.append(f"{field} is not a collection of strings")
+    version = hello.capabilities_version
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        problems.append("capabilities_version is not a positive integer")
+    players = hello.players
+    if not isinstance(players, Mapping) or not all(
+            isinstance(counts, Collection) and all(type(n) is int and n > 0 for n in counts)
+            for counts in players.values()):
+        problems.append("players is not a mapping of edition ids to player counts")
     if problems:
         raise EngineFailure(f"its hello is unusable: {'; '.join(problems)}")
     known, unknown = known_capabilities(hello.capabilities)
     return dataclasses.replace(hello, editions=tuple(hello.editions), capabilities=known,
+                               players={str(e): tuple(sorted(set(n))) for e, n in players.items()},
                                ignored=tuple(dict.fromkeys([*hello.ignored, *unknown])))
 
 
@@ -140,6 +149,11 @@ class Guarded(Engine):
 
     def next_round(self, deck: Sequence[str]) -> Reply:
         return _reply("next_round", self._call(self.inner.next_round, list(deck)))
+
+    def deal(self, edition: str, players: int, seed: int, first_player: int = 0,
+             tokens: Sequence[int] | None = None) -> Reply:
+        copied = list(tokens) if tokens is not None else None
+        return _reply("start", self._call(self.inner.deal, edition, players, seed, first_player, copied))
 
     def legal_actions(self) -> list[Json]:
         return _json("legal_actions", self._call(self.inner.legal_actions), list)

@@ -22,8 +22,13 @@ MAX_LINE = 1_000_000
 
 def hello_body(hello: Hello) -> Json:
     """What an engine says about itself in answer to hello."""
-    return {"protocol": PROTOCOL_VERSION, "name": hello.name, "version": hello.version,
-            "editions": list(hello.editions), "capabilities": sorted(hello.capabilities)}
+    body: Json = {"protocol": PROTOCOL_VERSION, "name": hello.name, "version": hello.version,
+                  "editions": list(hello.editions), "capabilities": sorted(hello.capabilities)}
+    if hello.capabilities_version > 1:
+        body["capabilities_version"] = hello.capabilities_version
+    if hello.players:
+        body["players"] = {edition: list(counts) for edition, counts in hello.players.items()}
+    return body
 
 
 class Server:
@@ -75,10 +80,12 @@ class Server:
     def _start(self, request: Json) -> Json:
         edition = field(request, "edition", str, "an edition id")
         players = field(request, "players", int, "a number of players")
-        deck = _cards(request)
         first = field(request, "first_player", int, "a seat")
         tokens = [_count(t) for t in field(request, "tokens", list, "an array of token counts")]
-        return self._reply(self.engine.start(edition, players, deck, first, tokens))
+        if "deck" not in request and "seed" in request:  # an engine that deals itself
+            seed = _count(field(request, "seed", int, "a seed"))
+            return self._reply(self.engine.deal(edition, players, seed, first, tokens))
+        return self._reply(self.engine.start(edition, players, _cards(request), first, tokens))
 
     def _next_round(self, request: Json) -> Json:
         return self._reply(self.engine.next_round(_cards(request)))

@@ -27,7 +27,7 @@ from typing import Any
 
 from ..protocol.messages import PROTOCOL_VERSION, ProtocolError, decode, encode, field, objects
 from ..protocol.schema import response_definition, schema_problem
-from .base import Engine, EngineFailure, Hello, Json, Reply, known_capabilities
+from .base import CAPABILITIES_VERSION, Engine, EngineFailure, Hello, Json, Reply, known_capabilities
 from .pipes import MAX_LINE, LineReader, LineTooLong, PipeTimeout, StderrTail, printable, write_all
 from .process import EngineProcess, Launch
 
@@ -116,7 +116,8 @@ class SubprocessEngine(Engine):
 
     def _handshake(self, timeout: float) -> Hello:
         """Ask for the hello, waiting `timeout`; EngineGone when it is unusable."""
-        answer = self._call("hello", timeout, protocol=PROTOCOL_VERSION)
+        answer = self._call("hello", timeout, protocol=PROTOCOL_VERSION,
+                            capabilities_version=CAPABILITIES_VERSION)
         try:
             return _hello(answer)
         except ProtocolError as exc:
@@ -231,6 +232,12 @@ class SubprocessEngine(Engine):
     def next_round(self, deck: Sequence[str]) -> Reply:
         return self._reply("next_round", self._call("next_round", deck=list(deck)))
 
+    def deal(self, edition: str, players: int, seed: int, first_player: int = 0,
+             tokens: Sequence[int] | None = None) -> Reply:
+        counts = list(tokens) if tokens is not None else [0] * players
+        return self._reply("start", self._call("start", edition=edition, players=players, seed=seed,
+                                               first_player=first_player, tokens=counts))
+
     def legal_actions(self) -> list[Json]:
         return self._read("legal_actions", lambda a: objects(a.get("actions"), "actions"))
 
@@ -314,7 +321,28 @@ def _hello(answer: Json) -> Hello:
     known, ignored = known_capabilities(capabilities)
     return Hello(printable(field(answer, "name", str, "a string"), 100),
                  printable(field(answer, "version", str, "a string"), 100),
-                 tuple(editions), known, protocol, ignored)
+                 tuple(editions), known, protocol, ignored, _capabilities_version(answer),
+                 _player_counts(answer.get("players", {})))
+
+
+def _capabilities_version(answer: Json) -> int:
+    """The hello's `capabilities_version` (1 when left out)."""
+    version = answer.get("capabilities_version", 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ProtocolError("field 'capabilities_version' must be a positive integer")
+    return version
+
+
+def _player_counts(value: Any) -> dict[str, tuple[int, ...]]:
+    """The hello's `players`: per edition id, the player counts played."""
+    if not isinstance(value, dict):
+        raise ProtocolError("field 'players' must be an object: per edition id, an array of player counts")
+    counts = {}
+    for edition, numbers in value.items():
+        if not isinstance(numbers, list) or not all(type(n) is int and n > 0 for n in numbers):
+            raise ProtocolError(f"players[{printable(repr(edition), 40)}] must be an array of player counts")
+        counts[edition] = tuple(sorted(set(numbers)))
+    return counts
 
 
 def _reply(answer: Json) -> Reply:

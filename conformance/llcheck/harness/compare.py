@@ -111,6 +111,20 @@ def whole_value_detail(expected: Any, actual: Any) -> str:
     return f"expected {compact(expected, DETAIL)}, got {compact(actual, DETAIL)}"
 
 
+def without_tokens(value: Any, log_key: str | None = None) -> Any:
+    """What an engine that keeps no favour tokens is compared on (capability `tokens`): events
+    (a list) without `token` events; a state, view or result (an object) without `tokens`, and the
+    events under `log_key` likewise."""
+    if isinstance(value, list):
+        return [e for e in value if not (isinstance(e, dict) and e.get("type") == "token")]
+    if not isinstance(value, dict):
+        return value
+    out = {key: item for key, item in value.items() if key != "tokens"}
+    if log_key is not None and isinstance(out.get(log_key), list):
+        out[log_key] = without_tokens(out[log_key])
+    return out
+
+
 def partial_difference(expected: dict[str, Any], actual: dict[str, Any],
                        log_key: str | None = None) -> tuple[str, Any, str] | None:
     """The first key of `expected` whose value differs in `actual`: (key, actual value, detail).

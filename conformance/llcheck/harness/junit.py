@@ -23,7 +23,7 @@ from loveletter_ref.lockstep import compact
 from .charge import is_broad
 from .clauses import clause_quote
 from .report import Report, apart
-from .results import ERRORED, FAILED, KNOWN_FAILURE, SKIPPED, UNEXPECTED_PASS, Result, Tally
+from .results import ERRORED, FAILED, KNOWN_FAILURE, NOT_APPLICABLE, SKIPPED, UNEXPECTED_PASS, Result, Tally
 
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 """Characters XML 1.0 cannot hold (an engine's output may contain them)."""
@@ -97,6 +97,8 @@ def _testcase(suite: ET.Element, result: Result) -> None:
         ET.SubElement(case, "error", message=message, type="errored").text = _details(result)
     elif result.status == SKIPPED:
         ET.SubElement(case, "skipped", message=message)
+    elif result.status == NOT_APPLICABLE:
+        ET.SubElement(case, "skipped", message=clean(f"not applicable: {result.message}"))
     elif result.status == KNOWN_FAILURE:
         text = f"known failure: {result.known_failure}: {message}"
         ET.SubElement(case, "skipped", message=clean(text))
@@ -106,7 +108,7 @@ def _counts(element: ET.Element, tally: Tally, seconds: float) -> None:
     element.set("tests", str(tally.total))
     element.set("failures", str(tally[FAILED] + tally[UNEXPECTED_PASS]))
     element.set("errors", str(tally[ERRORED]))
-    element.set("skipped", str(tally[SKIPPED] + tally[KNOWN_FAILURE]))
+    element.set("skipped", str(tally[SKIPPED] + tally[KNOWN_FAILURE] + tally[NOT_APPLICABLE]))
     element.set("time", f"{seconds:.3f}")
 
 

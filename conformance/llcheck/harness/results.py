@@ -17,8 +17,10 @@ KNOWN_FAILURE = "known_failure"
 """Failed (or errored) as the known-failures list says it must."""
 UNEXPECTED_PASS = "unexpected_pass"
 """Listed as a known failure, but passed: the list is out of date."""
+NOT_APPLICABLE = "not_applicable"
+"""Outside what the engine plays (an edition, a player count, a capability: harness/applicable.py)."""
 
-STATUSES = (PASSED, FAILED, ERRORED, SKIPPED, KNOWN_FAILURE, UNEXPECTED_PASS)
+STATUSES = (PASSED, FAILED, ERRORED, SKIPPED, KNOWN_FAILURE, UNEXPECTED_PASS, NOT_APPLICABLE)
 """Every status a result can have, in report order."""
 
 BAD = (FAILED, ERRORED, UNEXPECTED_PASS)
@@ -125,18 +127,22 @@ class Tally:
         return "not judged" if self.not_judged and not self.total else "untested"
 
     def line(self) -> str:
-        """`N passed, N failed, N errored, N skipped` (+ known failures and unexpected passes)."""
+        """`N passed, N failed, N errored, N skipped` (+ known failures, unexpected passes and
+        not applicable)."""
         text = ", ".join(f"{self.counts[s]} {s}" for s in (PASSED, FAILED, ERRORED, SKIPPED))
         known, unexpected = self.counts[KNOWN_FAILURE], self.counts[UNEXPECTED_PASS]
         if known:
             text += f", {known} known failure" + ("s" if known > 1 else "")
         if unexpected:
             text += f", {unexpected} unexpected pass" + ("es" if unexpected > 1 else "")
+        if self.counts[NOT_APPLICABLE]:
+            text += f", {self.counts[NOT_APPLICABLE]} not applicable"
         return text
 
     def to_json(self) -> Json:
-        """Counts by status, with the total."""
-        return {"total": self.total, **{s: self.counts[s] for s in STATUSES}}
+        """Counts by status, with the total (`not_applicable` only when some are)."""
+        return {"total": self.total, **{s: self.counts[s] for s in STATUSES
+                                         if s != NOT_APPLICABLE or self.counts[s]}}
 
 
 def by_key(results: Iterable[Result], keys: str) -> dict[str, Tally]:

@@ -21,31 +21,17 @@ from loveletter_ref.lockstep import Answers, Divergence, Json, Lockstep, Parted,
 
 from ..engines.base import Engine, EngineFailure, Reply
 from ..engines.guard import AdapterFailure, adapters_own, described, raised
+from ..engines.onestep import as_plays, combined
 from ..engines.pipes import printable
 from ..engines.subprocess import EngineGone, SubprocessEngine
+from .applicable import case_reason, observation_reason
 from .cases import Case
 from .charge import charged
-from .compare import MISSING, actions_detail, comparable, events_detail, partial_difference
-from .results import ERRORED, FAILED, PASSED, SKIPPED, Result
+from .compare import MISSING, actions_detail, comparable, events_detail, partial_difference, without_tokens
+from .results import ERRORED, FAILED, NOT_APPLICABLE, PASSED, SKIPPED, Result
 
 RESTART_ATTEMPTS = 2
 """Consecutive failed restarts after which a worker stops trying and reports its cases as errored."""
-
-
-def needs_of(case: Case) -> tuple[str, ...]:
-    """The capabilities a case needs: its `needs`, plus `games` when it has several rounds."""
-    needs = tuple(case.needs)
-    return needs + ("games",) if len(case.rounds) > 1 and "games" not in needs else needs
-
-
-def skip_reason(engine: Engine, case: Case) -> str | None:
-    """Why `engine` cannot run `case` (an edition it does not play, a capability it lacks), or None."""
-    if case.edition not in engine.hello.editions:
-        return f"the engine does not play {case.edition}"
-    missing = [need for need in needs_of(case) if not engine.hello.can(need)]
-    if missing:
-        return f"needs capability {', '.join(missing)}"
-    return None
 
 
 def result_for(case: Case, status: str, **fields: Any) -> Result:
@@ -69,7 +55,10 @@ def run_case(engine: Engine, case: Case, case_timeout: float | None = None) -> R
     `case_timeout` bounds the whole case for engines that run in their own process.
     """
     began = time.perf_counter()
-    reason = skip_reason(engine, case)
+    reason = case_reason(engine.hello, case)
+    if reason is not None:
+        return result_for(case, NOT_APPLICABLE, message=reason)
+    reason = observation_reason(engine.hello, case)
     if reason is not None:
         return result_for(case, SKIPPED, message=reason)
     play = _Play(engine, case)
@@ -117,6 +106,9 @@ class _Engine:
         self.engine = engine
         self.case = case
         self.started = False
+        self.hold = False
+        """Set for a play whose keep comes next, to an engine that takes both in one action."""
+        self.held: Json | None = None
 
     def deal(self, deck: Sequence[str], /) -> Reply:
         if self.started:
@@ -127,6 +119,14 @@ class _Engine:
         return self.engine.start(case.edition, case.players, list(deck), case.first_player, tokens)
 
     def act(self, action: Json, /) -> Reply:
+        if self.hold:  # nothing is sent yet: the engine answers the play with its keep
+            self.hold, self.held = False, action
+            return Reply(True)
+        if self.held is not None and action.get("type") == "keep":
+            reply = self.engine.apply(combined(self.held, action))
+            if reply.accepted:  # refused, the play waits for the next keep the case tries
+                self.held = None
+            return reply
         return self.engine.apply(action)
 
 
@@ -146,8 +146,14 @@ class _Play:
         self.case = case
         self.hello = engine.hello
         self.state: Json = {}
-        self.steps: Lockstep[Sequence[str], Json, Json, Reply] = Lockstep(Answers(_expected(case)),
-                                                                          _Engine(engine, case))
+        self.side = _Engine(engine, case)
+        self.steps: Lockstep[Sequence[str], Json, Json, Reply] = Lockstep(Answers(_expected(case)), self.side)
+
+    def _one_step(self, step: Json, later: Sequence[Json]) -> bool:
+        """True for a play to be sent with the keep that follows it, as one action (capability
+        `one_step_chancellor`): its own expectations, the rules' state between the two, go unchecked."""
+        return (self.hello.can("one_step_chancellor") and step["action"].get("type") == "play"
+                and not step.get("refused") and bool(later) and later[0]["action"].get("type") == "keep")
 
     @property
     def at(self) -> Place | None:
@@ -170,7 +176,9 @@ class _Play:
             self._take(reply)
             if "start" in want:
                 self._expect(want["start"], reply)
-            for step in want.get("steps", ()):
+            steps = want.get("steps", ())
+            for index, step in enumerate(steps):
+                self.side.hold = self._one_step(step, steps[index + 1:])
                 self._step(step["action"])
         if case.result is not None:
             self._partial(case.result, self.state, "result", at_end=True)
@@ -191,6 +199,8 @@ class _Play:
         if not reply.accepted:
             self._parted("action refused", "accepted", _refusal(reply),
                          f"the engine refused it: {_refusal_text(reply)}")
+        if self.side.held is not None:
+            return  # a play held for its keep: the engine has not moved
         self._take(reply)
         if "expect" in want:
             self._expect(want["expect"], reply)
@@ -198,13 +208,18 @@ class _Play:
     def _expect(self, expect: Json, reply: Reply) -> None:
         """Check one set of expectations, each only when the engine claims what it needs."""
         if "events" in expect and self.hello.can("events"):
-            detail = events_detail(expect["events"], reply.events)
+            want, got = expect["events"], reply.events
+            if not self.hello.can("tokens"):
+                want, got = without_tokens(want), without_tokens(got)
+            detail = events_detail(want, got)
             if detail is not None:
-                self._parted("events", expect["events"], reply.events, detail)
+                self._parted("events", want, got, detail)
         if "state" in expect:
             self._partial(expect["state"], self.state, "state")
         if "legal_actions" in expect and self.hello.can("legal_actions"):
             actual = self.engine.legal_actions()
+            if self.hello.can("one_step_chancellor"):
+                actual = as_plays(actual)
             detail = actions_detail(expect["legal_actions"], actual)
             if detail is not None:
                 self._parted("legal_actions", expect["legal_actions"], actual, detail)
@@ -216,7 +231,10 @@ class _Play:
     def _partial(self, expected: Json, actual: Json, name: str, log_key: str | None = None,
                  after_refusal: bool = False, at_end: bool = False) -> None:
         """Parted at the first key of `expected` that `actual` does not match (`at_end`: the case's
-        result, checked after its last step)."""
+        result, checked after its last step). An engine without capability `tokens` is not asked
+        about them."""
+        if not self.hello.can("tokens"):
+            expected, actual = without_tokens(expected, log_key), without_tokens(actual, log_key)
         found = partial_difference(expected, actual, log_key)
         if found is not None:
             key, got, detail = found

@@ -20,6 +20,7 @@ from .results import (
     ERRORED,
     FAILED,
     KNOWN_FAILURE,
+    NOT_APPLICABLE,
     PASSED,
     SKIPPED,
     STATUSES,
@@ -45,10 +46,15 @@ LABELS = {FAILED: "FAILED", ERRORED: "ERRORED", UNEXPECTED_PASS: "UNEXPECTED PAS
 def header(report: Report) -> list[str]:
     """Who was checked, with what."""
     info, hello = report.info, report.info.hello
-    editions = ", ".join(info.options.get("editions") or hello.editions)
+    shown = info.options.get("editions") or hello.editions
+    editions = ", ".join(e + (f" ({', '.join(map(str, hello.players[e]))} players only)"
+                              if e in hello.players else "") for e in shown)
     ignored = f"; ignored, unknown to this llcheck: {', '.join(hello.ignored)}" if hello.ignored else ""
-    return [f"llcheck check: {hello.name} {hello.version} (protocol {hello.protocol}) via {info.impl}",
-            f"editions: {editions}; capabilities: {', '.join(sorted(hello.capabilities)) or 'none'}{ignored}"]
+    version = f" (version {hello.capabilities_version})" if hello.capabilities_version > 1 else ""
+    who = f"{hello.name} {hello.version} (protocol {hello.protocol})"
+    return [f"llcheck {info.command}: {who} via {info.impl}",
+            f"editions: {editions}; capabilities: {', '.join(sorted(hello.capabilities)) or 'none'}"
+            f"{version}{ignored}"]
 
 
 def failure(result: Result) -> list[str]:
@@ -117,9 +123,10 @@ def text_report(report: Report, quiet: bool = False) -> str:
     lines = header(report)
     others, golden = apart(report.results)
     lines += bad_results(_bad(others))
-    skipped = Counter(r.message for r in report.results if r.status == SKIPPED)
-    if skipped:
-        lines += ["", "skipped: " + "; ".join(f"{reason} ({n})" for reason, n in sorted(skipped.items()))]
+    for status, title in ((SKIPPED, "skipped"), (NOT_APPLICABLE, "not applicable")):
+        reasons = Counter(r.message for r in report.results if r.status == status)
+        if reasons:
+            lines += ["", f"{title}: " + "; ".join(f"{why} ({n})" for why, n in sorted(reasons.items()))]
     known = [r for r in report.results if r.status == KNOWN_FAILURE]
     if known:
         lines += ["", "known failures (still failing, as listed):"]
@@ -172,11 +179,18 @@ def campaigns(results: list[Result]) -> list[str]:
             counts.setdefault(r.edition, set()).add(r.players or 0)
         where = "; ".join(f"{e} with {', '.join(map(str, sorted(n)))} players" for e, n in counts.items())
         noun = "property" if len(names) == 1 else "properties"
-        lines += ["", f"properties: {good} of {len(properties)} passed ({len(names)} {noun}, for {where})"]
+        outside = sum(r.status == NOT_APPLICABLE for r in properties)
+        also = f", {outside} not applicable" if outside else ""
+        lines += ["", f"properties: {good} of {len(properties)} passed{also} "
+                      f"({len(names)} {noun}, for {where})"]
     fuzz = [r for r in results if r.kind == "fuzz" and r.status == PASSED]
     if fuzz:
         lines += ["", "fuzzing, passed (games start from chosen tokens, most last a round or two):"]
         lines += [f"  {r.id}: {r.message}" for r in fuzz]
+    dealt = [r for r in results if r.kind == "dealt" and r.status == PASSED]
+    if dealt:
+        lines += ["", "logged games (engine-dealt rounds, one-step Chancellor), passed:"]
+        lines += [f"  {r.id}: {r.message}" for r in dealt]
     return lines
 
 

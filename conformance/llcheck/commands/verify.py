@@ -1,0 +1,110 @@
+"""Check recorded games against an edition: the same per-clause verdicts, first divergences,
+rulebook quotes and replays as `check`, with no engine to run. Each LOG is a JSON-lines game
+log (docs/formats.md#game-logs; conformance/schema/log.schema.json) of one game or many; each
+game is played by the reference engine from its deal, with its actions, and compared with what
+the log recorded. A log that lacks something (no deck, no states, no events) is verified as far
+as it goes, and the report lists what could not be checked. Exit codes: 0 every game conforms,
+1 a game diverges, 2 an unusable log or argument."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from loveletter_ref.errors import SpecError
+from loveletter_ref.spec import Edition, load_spec
+
+from .. import exitcodes
+from ..engines.base import Hello
+from ..errors import UsageError
+from ..harness.report import Report, RunInfo, open_output, write_json
+from ..harness.results import Result, Tally
+from ..harness.runner import run_case
+from ..harness.text import text_report
+from ..logs.expected import expected
+from ..logs.reading import GameLog, LogError, read_logs
+from ..logs.replayed import Replayed
+
+NOTES_SHOWN = 10
+"""How many different things not checked the text report names."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("logs", nargs="+", metavar="LOG", help="game log files (JSON lines)")
+    parser.add_argument("--game", type=int, metavar="N", help="only the N-th game of each log (from 1)")
+    parser.add_argument("--json", metavar="FILE",
+                        help="write the JSON report (conformance/schema/report.schema.json)")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="leave out the per-clause and per-tag tables")
+
+
+def run(args: argparse.Namespace) -> int:
+    began = time.perf_counter()
+    try:
+        if args.game is not None and args.game < 1:
+            raise UsageError("--game must be at least 1")
+        games = [game for name in args.logs for game in read_logs(Path(name))
+                 if args.game is None or game.number == args.game]
+        specs = {game.edition: _edition(game) for game in games}
+        out = open_output(args.json) if args.json else None
+    except (LogError, UsageError) as exc:
+        print(f"llcheck verify: {exc}", file=sys.stderr)
+        return exitcodes.BAD_INPUT
+    except OSError as exc:
+        print(f"llcheck verify: cannot write {args.json}: {exc.strerror or exc}", file=sys.stderr)
+        return exitcodes.BAD_INPUT
+    results, notes = verify_games(games, specs)
+    code = exitcodes.OK if Tally.of(results).ok else exitcodes.FAILED
+    hello = Hello("game logs", "", tuple(specs), frozenset())
+    options = {"editions": list(specs), "groups": ["log"], "logs": args.logs, "game": args.game}
+    info = RunInfo(", ".join(args.logs), hello, options, command="verify")
+    report = Report(info, results, time.perf_counter() - began, exit_code=code)
+    text = text_report(report, quiet=args.quiet).splitlines()
+    text[0:2] = [f"llcheck verify: {len(games)} game{'' if len(games) == 1 else 's'} in {len(args.logs)} "
+                 f"log{'' if len(args.logs) == 1 else 's'} ({info.impl}); editions: {', '.join(specs)}"]
+    if notes:
+        text[-1:-1] = ["not checked: " + "; ".join(f"{note} ({n} game{'' if n == 1 else 's'})"
+                                                   for note, n in notes.most_common(NOTES_SHOWN)), ""]
+    print("\n".join(text))
+    if out is not None:
+        write_json(out, report)
+    return code
+
+
+def _edition(game: GameLog) -> Edition:
+    try:
+        return load_spec(game.edition)
+    except (SpecError, OSError, ValueError, KeyError) as exc:
+        raise LogError(f"{game.where}: edition {game.edition!r} cannot be loaded: "
+                       f"{' '.join(str(exc).split())[:200]}") from None
+
+
+def verify_games(games: list[GameLog], specs: dict[str, Edition]) -> tuple[list[Result], Counter[str]]:
+    """Each game's result, and how many games each thing not checked concerns."""
+    results: list[Result] = []
+    notes: Counter[str] = Counter()
+    for game in games:
+        result, unchecked = verify_game(game, specs[game.edition])
+        results.append(result)
+        notes.update(set(unchecked))
+    return results, notes
+
+
+def verify_game(game: GameLog, spec: Edition) -> tuple[Result, list[str]]:
+    """One game's result (replayable with `llcheck verify LOG --game N`) and what was not checked."""
+    found = expected(spec, game)
+    result = run_case(Replayed(found, tokens=game.keeps_tokens), found.case)
+    result.replay = f"llcheck verify {shlex.quote(str(game.path))} --game {game.number}"
+    if found.stopped is not None:
+        result.file = f"{game.path}:{found.stopped}"
+    return result, [_general(note) for note in found.notes]
+
+
+def _general(note: str) -> str:
+    """A note without the line it names, so that notes of many games are counted together."""
+    head, _, rest = note.partition(": ")
+    return rest if head.startswith("line ") else note

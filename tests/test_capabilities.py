@@ -1,0 +1,169 @@
+"""Capabilities version 2 (issue 25): what an engine says it plays, "not applicable" for the
+rest, engine-dealt rounds with their setup checked, and the one-step Chancellor, against the
+small independent engine of tests/engines/one_round.py."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from llcheck import campaigns
+from llcheck.cli import main
+from llcheck.engines import Hello, ReferenceEngine, SubprocessEngine
+from llcheck.engines.guard import checked_hello
+from llcheck.engines.loader import serve_command
+from llcheck.engines.onestep import as_plays, combined, split
+from llcheck.harness.applicable import case_reason, seat_reason
+from llcheck.harness.cases import load_corpus
+from llcheck.harness.report import report_schema_path
+from llcheck.harness.runner import run_case
+from llcheck.logs.dealt import run_dealt
+from loveletter_ref import load_spec
+
+ENGINES = Path(__file__).parent / "engines"
+sys.path.insert(0, str(ENGINES))
+
+from one_round import OneRound  # noqa: E402
+from one_round_variants import BaronTieOut, FaceUpShort, GivenDecks  # noqa: E402
+
+
+def test_an_engine_of_version_1_is_dealt_decks_and_keeps_tokens_without_saying_so():
+    old = Hello("old", "1", ("classic",), frozenset({"events"}))
+    assert old.can("deck") and old.can("tokens") and not old.can("one_step_chancellor")
+    assert old.plays("classic", 4) and not old.plays("z-man-2019", 2)
+    new = Hello("new", "1", ("classic",), frozenset({"events"}), capabilities_version=2,
+                players={"classic": (2,)})
+    assert not new.can("deck") and not new.can("tokens")
+    assert new.plays("classic", 2) and not new.plays("classic", 3)
+
+
+def test_the_reasons_an_engine_does_not_play_something():
+    hello = OneRound().hello
+    assert seat_reason(hello, "classic", 2) == "the engine does not play classic"
+    assert seat_reason(hello, "z-man-2019", 3) == "the engine plays z-man-2019 with 2 players only"
+    assert seat_reason(hello, "z-man-2019", 2, ("deck", "tokens")) == "needs capability deck, tokens"
+    assert seat_reason(hello, "z-man-2019", 2, ("legal_actions",)) is None
+
+
+def test_an_in_process_hello_with_unusable_player_counts_is_refused():
+    engine = ReferenceEngine()
+    engine.hello = Hello("x", "1", ("classic",), frozenset(), players={"classic": ["two"]})  # type: ignore[dict-item]
+    with pytest.raises(Exception, match="players is not a mapping"):
+        checked_hello(engine)
+
+
+def test_the_new_hello_fields_cross_the_protocol_and_the_engine_deals_from_a_seed():
+    command = [*serve_command(), "--impl", "python:one_round:OneRound"]
+    with SubprocessEngine(command, cwd=ENGINES, validate=True) as engine:
+        hello = engine.hello
+        assert (hello.capabilities_version, dict(hello.players)) == (2, {"z-man-2019": (2,)})
+        assert hello.capabilities == {"legal_actions", "one_step_chancellor"}
+        reply = engine.deal("z-man-2019", 2, 7, 1)
+        assert reply.accepted and reply.state is not None and reply.state["starter"] == 1
+        again = engine.deal("z-man-2019", 2, 7, 1)
+        assert again.state == reply.state  # the same seed deals the same round
+
+
+def test_every_corpus_case_outside_the_engine_is_not_applicable_with_its_reason():
+    engine = OneRound()
+    cases = [c for c in load_corpus() if c.edition == "z-man-2019"][:40]
+    results = [run_case(engine, case) for case in cases]
+    assert {r.status for r in results} == {"not_applicable"}
+    assert all(r.message == case_reason(engine.hello, c) for r, c in zip(results, cases, strict=True))
+
+
+def test_check_with_properties_and_fuzzing_has_no_interface_failure(capsys, tmp_path):
+    report = tmp_path / "report.json"
+    code = main(["check", "--impl", "python:one_round:OneRound", "--properties", "--fuzz", "300",
+                 "--fuzz-dir", str(tmp_path / "fuzz"), "--json", str(report), "-q"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    data = json.loads(report.read_text())
+    jsonschema.Draft202012Validator(json.loads(report_schema_path().read_text())).validate(data)
+    assert data["engine"]["players"] == {"z-man-2019": [2]} and data["engine"]["capabilities_version"] == 2
+    statuses = {r["id"]: r["status"] for r in data["results"]}
+    assert statuses["dealt/z-man-2019/2p"] == "passed"
+    assert "300 games dealt by the engine" in out
+    outside = [r for r in data["results"] if r["status"] == "not_applicable"]
+    assert data["summary"]["not_applicable"] == len(outside) > 100
+    assert {r["status"] for r in data["results"]} == {"passed", "not_applicable"}
+    assert statuses["fuzz/z-man-2019/3p"] == "not_applicable"
+    assert "\nnot applicable: " in out and "the engine plays z-man-2019 with 2 players only" in out
+
+
+def test_over_the_protocol_the_same_engine_checks_the_same(capsys, tmp_path):
+    served = shlex.join([*serve_command(), "--impl", "python:one_round:OneRound"])
+    code = main(["check", "--impl", served, "--engine-cwd", str(ENGINES), "--validate-protocol",
+                 "--fuzz", "40", "--fuzz-dir", str(tmp_path), "-q"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "dealt/z-man-2019/2p: 40 games dealt by the engine" in out
+
+
+@pytest.mark.clause("z-man-2019.setup.face-up")
+def test_a_setup_bug_is_found_on_the_engines_own_deals_and_named():
+    result = run_dealt(FaceUpShort, load_spec("z-man-2019"), 2, 50, 0)
+    assert result.status == "failed"
+    assert result.charged == ("z19.setup.face-up",)
+    assert result.divergence is not None and result.divergence.what == "state.face_up"
+    assert len(result.divergence.expected) == 3 and len(result.divergence.actual) == 2
+
+
+@pytest.mark.clause("z-man-2019.baron.tie")
+def test_a_rule_bug_is_found_and_named():
+    result = run_dealt(BaronTieOut, load_spec("z-man-2019"), 2, 300, 0)
+    assert result.status == "failed"
+    assert result.charged is not None and "z19.baron.tie" in result.charged
+    assert "Baron" in result.message
+    assert result.replay_case is not None
+    assert result.replay_case["log"][0]["game"]["engine"] == "one-round 1.0"
+
+
+def test_the_one_step_chancellor_is_the_two_rule_steps():
+    play = {"type": "play", "card": "Chancellor"}
+    keep = {"type": "keep", "card": "Guard", "return": ["Spy", "King"]}
+    both = combined(play, keep)
+    assert both == {"type": "play", "card": "Chancellor", "keep": "Guard", "return": ["Spy", "King"]}
+    assert split(both) == (play, keep)
+    assert split(play) == (play, None)
+    other = {"type": "play", "card": "King", "target": 1}
+    assert as_plays([both, combined(play, {**keep, "card": "Spy"}), other]) == [play, other]
+
+
+@pytest.mark.clause("z-man-2019.chancellor.draw-return")
+def test_corpus_cases_reach_a_one_step_engine_as_one_action():
+    engine = GivenDecks()
+    cases = [c for c in load_corpus() if c.edition == "z-man-2019" and "chancellor" in c.tags
+             and case_reason(engine.hello, c) is None]
+    assert cases
+    assert all(any(step["action"]["type"] == "keep" for r in c.rounds for step in r.get("steps", ()))
+               for c in cases)
+    assert [run_case(engine, case).status for case in cases] == ["passed"] * len(cases)
+
+
+def test_a_one_step_engine_gets_logged_games_instead_of_fuzzing(capsys, tmp_path):
+    code = main(["check", "--impl", "python:one_round_variants:GivenDecks", "--fuzz", "30",
+                 "--fuzz-dir", str(tmp_path), "--run", "fuzz/*", "--run", "dealt/*"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "dealt/z-man-2019/2p: 30 games, each set up and played as the rules say" in out
+    hello = dataclasses.replace(GivenDecks().hello, capabilities=GivenDecks().hello.capabilities | {"tokens"})
+    found = campaigns.run_fuzz(GivenDecks, [load_spec("z-man-2019"), load_spec("classic")], 10, 0, tmp_path,
+                               lambda result: None, hello=hello, wanted=lambda result_id: "/2p" in result_id)
+    reason = "the engine takes a one-step Chancellor (checked by logged games instead)"
+    assert (found[0].id, found[0].status) == ("fuzz/z-man-2019/2p", "not_applicable")
+    assert found[0].message == reason
+    assert (found[1].id, found[1].message) == ("fuzz/classic/2p", "the engine does not play classic")
+
+
+def test_the_tutorials_second_example_is_this_adapter_in_under_80_lines():
+    adapter = (ENGINES / "one_round.py").read_text(encoding="utf-8")
+    tutorial = (ENGINES.parents[1] / "docs" / "adapter-tutorial.md").read_text(encoding="utf-8")
+    assert len(adapter.splitlines()) < 80
+    assert f"```python\n{adapter.rstrip()}\n```" in tutorial
