@@ -58,10 +58,10 @@ class Alternative:
         """The rule as written in a spec (compact JSON)."""
         return rule_text(self.rule)
 
-    def says(self) -> str:
-        """`classic.baron.tie` were `both_out` (as the reading fa-guide has it)."""
-        origin = "" if self.source == CATALOGUE else f" (as {self.source} reads it)"
-        return f"`{self.key}` were `{self.text}`{origin}"
+    def says(self, prefix: str) -> str:
+        """`classic.baron.tie` were `both_out` (as fa-guide states it), for an edition's `prefix`."""
+        origin = "" if self.source == CATALOGUE else f" (as {self.source} states it)"
+        return f"`{prefix}.{self.key}` were `{self.text}`{origin}"
 
 
 def rule_text(rule: Any) -> str:
