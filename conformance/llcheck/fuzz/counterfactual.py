@@ -6,8 +6,10 @@ alternatives, the suspected clauses first. A variant *explains* the difference w
 and that reference agree on the whole replay (states, events, legal actions, refusals, views).
 Several may explain one short replay; they are then ranked by how many more games, decoded from
 tapes of a seeded generator, the engine plays exactly as that variant does (a confirmation, not a
-proof). When no single clause explains it, pairs are tried: a clause among the suspects with any
-other. When nothing explains it, the diagnosis says so, and the ranked suspects stand.
+proof). When the best single clause explains the replay but not every further game, it is paired
+with each other clause's alternatives (a second rule bent); when no single clause explains the
+replay, pairs of a suspect and any other clause are tried. When nothing explains it, the
+diagnosis says so, and the ranked suspects stand.
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ class Diagnosis:
         if self.exact:
             return f"your engine plays as if {said} (the replay and {self.games} more games agree)"
         return (f"this replay plays as if {said}, but your engine differs from that variant in game "
-                f"{self.confirmed + 1} of {self.games} more: another rule is bent too")
+                f"{self.confirmed + 1} of {self.games} more: no variant tried explains every game")
 
 
 class _Engines:
@@ -119,14 +121,23 @@ def _diagnose(engines: _Engines, edition: Edition, found: Found, adopted: tuple[
         tried += 1
         return spec if replays(engines, spec, record, ignore, found.kind == ENGINE) else None
 
-    for candidates in (_singles(options), _pairs(options)):
+    def best(candidates: Iterator[tuple[Alternative, ...]]) -> Diagnosis | None:
         matches = [(changes, spec) for changes in candidates if (spec := explains(changes)) is not None]
-        if matches:
-            scored = [(confirm(engines, spec, record.players, ignore, seed, games), i, changes)
-                      for i, (changes, spec) in enumerate(matches)]
-            best, _, changes = max(scored, key=lambda s: (s[0], -s[1]))
-            return Diagnosis(changes, best, games, tried)
-    return Diagnosis((), 0, games, tried)
+        if not matches:
+            return None
+        scored = [(confirm(engines, spec, record.players, ignore, seed, games), -i, changes)
+                  for i, (changes, spec) in enumerate(matches)]
+        confirmed, _, changes = max(scored)
+        return Diagnosis(changes, confirmed, games, tried)
+
+    single = best(_singles(options))
+    if single is not None and single.exact:
+        return single
+    anchors = [change for changes in ([single.changes] if single is not None else []) for change in changes]
+    pair = best(_pairs(options, anchors) if anchors else _pairs(options, []))
+    if pair is not None and (pair.exact or single is None):
+        return pair
+    return single if single is not None else Diagnosis((), 0, games, tried)
 
 
 def _singles(options: list[tuple[str, list[Alternative]]]) -> Iterator[tuple[Alternative, ...]]:
@@ -135,8 +146,18 @@ def _singles(options: list[tuple[str, list[Alternative]]]) -> Iterator[tuple[Alt
             yield (alt,)
 
 
-def _pairs(options: list[tuple[str, list[Alternative]]]) -> Iterator[tuple[Alternative, ...]]:
-    """A suspect's alternative (the first PAIR_SUSPECTS suspects) with any other clause's."""
+def _pairs(options: list[tuple[str, list[Alternative]]],
+           anchors: list[Alternative]) -> Iterator[tuple[Alternative, ...]]:
+    """Two clauses' alternatives: each anchor (a variant that explains the replay alone) with
+    every other clause's; without anchors, each of the first PAIR_SUSPECTS suspects' with any
+    other clause's."""
+    if anchors:
+        for anchor in anchors:
+            for _, alts in options:
+                for alt in alts:
+                    if alt.key != anchor.key:
+                        yield (anchor, alt)
+        return
     for i, (_, first) in enumerate(options[:PAIR_SUSPECTS]):
         for j, (_, second) in enumerate(options):
             if j == i or (j < PAIR_SUSPECTS and j < i):
