@@ -102,6 +102,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     more.add_argument("--seed", type=int, default=0, help="seed of --properties and --fuzz (default 0)")
     more.add_argument("--fuzz-dir", default=FUZZ_DIR, metavar="DIR",
                       help=f"where --fuzz saves the cases it finds (default {FUZZ_DIR})")
+    more.add_argument("--fuzz-ignore", action="append", default=[], metavar="CLAUSE",
+                      help="--fuzz looks past differences suspecting this clause (states, events and "
+                           "legal actions alike; repeatable)")
     out = parser.add_argument_group("reports")
     out.add_argument("--json", metavar="FILE",
                      help="write the JSON report (conformance/schema/report.schema.json)")
@@ -109,6 +112,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--results", metavar="FILE", help="stream one JSON line per result as the run goes")
     out.add_argument("-q", "--quiet", action="store_true", help="leave out the per-clause and per-tag tables")
     baseline.add_arguments(parser)
+
+
+def _fuzz_ignored(clauses: list[str], specs: list[Edition]) -> tuple[str, ...]:
+    """The --fuzz-ignore clauses; UsageError for one that no spec checked has."""
+    for clause in clauses:
+        if not any(clause in spec.clauses for spec in specs):
+            raise UsageError(f"--fuzz-ignore {clause}: no such clause in {', '.join(s.id for s in specs)}")
+    return tuple(clauses)
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
@@ -294,6 +305,7 @@ class _Replay:
             extra = f" --fuzz {self.args.fuzz} --seed {self.args.seed}"
             if self.args.fuzz_dir != FUZZ_DIR:
                 extra += f" --fuzz-dir {shlex.quote(self.args.fuzz_dir)}"
+            extra += "".join(f" --fuzz-ignore {shlex.quote(c)}" for c in self.args.fuzz_ignore)
         elif result.group not in DEFAULT_GROUPS:
             extra = f" --status {result.group}"
         if result.kind != "case":
@@ -585,7 +597,7 @@ class _Session:
                                          wanted)
             if args.fuzz:
                 campaigns.run_fuzz(make_engine, specs, args.fuzz, args.seed, Path(args.fuzz_dir), self.record,
-                                   args.jobs, wanted)
+                                   args.jobs, wanted, ignore_clauses=_fuzz_ignored(args.fuzz_ignore, specs))
         except KeyboardInterrupt:
             return True
         except UsageError as exc:
