@@ -4,7 +4,8 @@ A clause's alternatives come from two places: what every other bundled spec (edi
 rulebook reading) states under the same clause key, and a catalogue of standard variants built
 from the spec vocabulary itself (the schema): every other value of an enumerated choice (the
 opposite comparison, the other tie rules, the other duration, self allowed or refused), counts
-one up or down (or none), a listed card left out. Nothing here names a card or a rule: the
+one up or down (or none), a listed card left out or one more listed, one or two parts of a
+rule with several changed. Nothing here names a card or a rule: the
 catalogue is read off the schema, so a new kind gets its variants with no code.
 A variant is compiled under the edition's own id and prefix, so that it plays the edition as
 far as any engine can tell; a rewrite the schema or the semantic checks refuse is no variant.
@@ -15,7 +16,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -99,7 +100,7 @@ def alternatives(edition: Edition, clause_id: str) -> list[Alternative]:
     seen = {own}
     out: list[Alternative] = []
     for source, other in [*_stated(clause.key, clause.kind, edition), *(
-            (CATALOGUE, r) for r in catalogue(clause.kind, rule))]:
+            (CATALOGUE, r) for r in catalogue(clause.kind, rule, edition.names))]:
         text = json.dumps(other, sort_keys=True)
         if text in seen:
             continue
@@ -156,10 +157,11 @@ def _compiled(path: Path, changes: tuple[Alternative, ...]) -> Edition | None:
     return compile_spec(data, positions, path)
 
 
-def rewritten(edition_id: str, key: str, kind: str, rule: Any) -> Edition | None:
-    """A bundled edition with clause `key` (a `kind` rule) stating `rule`; None when the edition
-    has no such clause; SpecError when the result is not a valid spec."""
-    return _compiled(find_spec(edition_id), (Alternative.of(key, kind, rule, CATALOGUE),))
+def rewritten(edition_id: str, changes: Sequence[tuple[str, str, Any]]) -> Edition | None:
+    """A bundled edition with each clause `key` (a `kind` rule) stating `rule`, for each
+    (key, kind, rule) of `changes`; None when the edition lacks one of those clauses; SpecError
+    when the result is not a valid spec."""
+    return _compiled(find_spec(edition_id), tuple(Alternative.of(*change, CATALOGUE) for change in changes))
 
 
 # -- the catalogue, read off the schema --------------------------------------------------------
@@ -187,27 +189,28 @@ def _resolve(node: dict[str, Any]) -> dict[str, Any]:
     return node
 
 
-def catalogue(kind: str, rule: Any) -> list[Any]:
-    """The standard variants of a `kind` rule stating `rule` (the rule itself left out)."""
+def catalogue(kind: str, rule: Any, names: Sequence[str] = ()) -> list[Any]:
+    """The standard variants of a `kind` rule stating `rule` (the rule itself left out); `names`
+    are the edition's cards, which a list of cards may gain one of."""
     node = _kind_schema(kind)
     if node is None:
         return []
-    return [r for r in _vary(node, rule) if r != rule]
+    return [r for r in _vary(node, rule, tuple(names)) if r != rule]
 
 
-def _vary(node: dict[str, Any], value: Any) -> list[Any]:
+def _vary(node: dict[str, Any], value: Any, names: tuple[str, ...]) -> list[Any]:
     node = _resolve(node)
     if "oneOf" in node:
-        return [r for option in node["oneOf"] for r in _vary(option, value)]
+        return [r for option in node["oneOf"] for r in _vary(option, value, names)]
     if "enum" in node:
         return [v for v in node["enum"] if v != value] if value in node["enum"] else []
     kind = node.get("type")
     if kind == "integer" and isinstance(value, int) and not isinstance(value, bool):
         return [n for n in (value + 1, value - 1, 0) if _fits(node, n)]
     if kind == "array" and isinstance(value, list):
-        return _vary_list(node, value)
+        return _vary_list(node, value, names)
     if kind == "object" and isinstance(value, dict):
-        return _vary_object(node, value)
+        return _vary_object(node, value, names)
     return []
 
 
@@ -215,18 +218,21 @@ def _fits(node: dict[str, Any], n: int) -> bool:
     return node.get("minimum", n) <= n <= node.get("maximum", n)
 
 
-def _vary_list(node: dict[str, Any], value: list[Any]) -> list[Any]:
+def _vary_list(node: dict[str, Any], value: list[Any], names: tuple[str, ...]) -> list[Any]:
+    ref = node.get("items", {}).get("$ref", "")
     items = _resolve(node.get("items", {}))
     shorter = [value[:i] + value[i + 1:] for i in range(len(value))] + ([[]] if value else [])
     if "enum" in items:  # orders of a few choices (tie rules, the things protection blocks)
         choices = items["enum"]
-        longer = [list(p) for n in (1, 2) for p in itertools.permutations(choices, n)]
-        shorter += longer
+        shorter += [list(p) for n in (1, 2) for p in itertools.permutations(choices, n)]
+    if ref.endswith("/cardName"):  # a list of cards: one more of the edition's
+        shorter += [[*value, name] for name in names if name not in value]
     fits = [v for v in shorter if len(v) >= node.get("minItems", 0)]
-    return list({json.dumps(v): v for v in fits}.values())
+    as_set = node.get("uniqueItems", False)  # a set: one order of each is enough
+    return list({json.dumps(sorted(v) if as_set else v): v for v in fits}.values())
 
 
-def _vary_object(node: dict[str, Any], value: dict[str, Any]) -> list[Any]:
+def _vary_object(node: dict[str, Any], value: dict[str, Any], names: tuple[str, ...]) -> list[Any]:
     properties = node.get("properties")
     out: list[Any] = []
     if properties is None:  # a player-count table: every count up, down, or none at once
@@ -240,7 +246,9 @@ def _vary_object(node: dict[str, Any], value: dict[str, Any]) -> list[Any]:
         if _fits(bounds, 0):
             out.append({k: 0 for k in value})
         return out
-    for name, child in properties.items():
-        if name in value:
-            out += [{**value, name: v} for v in _vary(child, value[name])]
+    changes = [[(name, v) for v in _vary(child, value[name], names)]
+               for name, child in properties.items() if name in value]
+    out += [{**value, name: v} for one in changes for name, v in one]
+    out += [{**value, a: x, b: y} for i, first in enumerate(changes) for second in changes[i + 1:]
+            for a, x in first for b, y in second]  # two of its parts changed at once
     return out

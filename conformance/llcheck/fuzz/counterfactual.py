@@ -33,6 +33,9 @@ CONFIRM_GAMES = 12
 CONFIRM_TAPE = 160
 """Bytes of each confirmation game's tape."""
 
+REFUSED_DEAL = "deal"
+"""The `Found` kind of a deal the engine refused."""
+
 PAIR_SUSPECTS = 4
 """How many of the suspected clauses (with alternatives) pairs are built from."""
 
@@ -119,7 +122,7 @@ def _diagnose(engines: _Engines, edition: Edition, found: Found, adopted: tuple[
         if spec is None:
             return None
         tried += 1
-        return spec if replays(engines, spec, record, ignore, found.kind == ENGINE) else None
+        return spec if replays(engines, spec, record, ignore, found.kind in (ENGINE, REFUSED_DEAL)) else None
 
     def best(candidates: Iterator[tuple[Alternative, ...]]) -> Diagnosis | None:
         matches = [(changes, spec) for changes in candidates if (spec := explains(changes)) is not None]
@@ -170,8 +173,8 @@ def _pairs(options: list[tuple[str, list[Alternative]]],
 def replays(engines: _Engines, spec: Edition, record: Record, ignore: Collection[str],
             failed: bool = False) -> bool:
     """True when the engine plays the record's game exactly as a reference of `spec` does. When
-    the engine `failed` at the record's last input, a reference that finds no rule for that input
-    (a rule gap) plays it as the engine did."""
+    the engine `failed` at the record's last input (or refused it), a reference that finds no rule
+    for that input (a rule gap) or refuses its setup (tokens at the target) plays it as the engine did."""
     try:
         step = Differential(engines.get(), spec, record.players, ignore)
     except EngineFailure:
@@ -203,10 +206,8 @@ def replays(engines: _Engines, spec: Edition, record: Record, ignore: Collection
         if found.kind == ENGINE:
             engines.lost()
         return False
-    except RuleGapError:
+    except (RuleGapError, DeckError):  # no rule for this input, or a setup the variant refuses
         return failed and given == last
-    except DeckError:  # the variant cannot play this setup (tokens at its target, say)
-        return False
     except Exception:  # noqa: BLE001 - a valid spec whose parts do not fit (a trade of two
         return False   # players chosen one at a time): the reference cannot play it, it explains nothing
     return True

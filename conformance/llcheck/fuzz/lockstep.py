@@ -248,6 +248,8 @@ class Differential:
             parts.append("the list repeats actions")
         suspects = [c for a in apart.extra for c in self._illegal_because(a)]
         suspects += [c for a in apart.missing for c in card_clauses(self.edition, a.get("card"))]
+        if apart.missing:  # a play left out may be hidden by a rule forcing another card
+            suspects += kinds_clauses(self.edition, ("forced_with",))
         self._fail("legal_actions", f"legal actions differ: {'; '.join(parts)}", unique(suspects),
                    ("legal_actions", want, got))
 
