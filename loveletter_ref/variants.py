@@ -229,7 +229,10 @@ def _vary_list(node: dict[str, Any], value: list[Any], names: tuple[str, ...]) -
         shorter += [[*value, name] for name in names if name not in value]
     fits = [v for v in shorter if len(v) >= node.get("minItems", 0)]
     as_set = node.get("uniqueItems", False)  # a set: one order of each is enough
-    return list({json.dumps(sorted(v) if as_set else v): v for v in fits}.values())
+    kept: dict[str, list[Any]] = {}
+    for v in fits:
+        kept.setdefault(json.dumps(sorted(v) if as_set else v), v)
+    return list(kept.values())
 
 
 def _vary_object(node: dict[str, Any], value: dict[str, Any], names: tuple[str, ...]) -> list[Any]:
