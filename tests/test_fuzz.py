@@ -210,8 +210,8 @@ class _KeepsNoTokens(ReferenceEngine):
 
 
 def test_a_known_deviation_can_be_looked_past():
-    guard_may_name_guard = variants.mutated("classic", "guard.guess", "guess",
-                                            lambda edition, rule: {**rule, "exclude": []})
+    guard_may_name_guard = variants.mutated("classic", (("guard.guess", "guess",
+                                                           lambda edition, rule: {**rule, "exclude": []}),))
     assert run_fuzz(get("guard-may-name-guard").engine, guard_may_name_guard, 3, 40, 0, None).ok
     found = run_fuzz(_KeepsNoTokens, "classic", 3, 40, 0, None)
     assert found.status == "fail" and "tokens" in found.message

@@ -143,8 +143,8 @@ def explore(games: int, depth: int) -> None:
         counts = random_rounds(players, RANDOM_ROUNDS)
         print(f"{RANDOM_ROUNDS} random rounds, {players}p, first differing state keys: "
               + ", ".join(f"{key or 'none'}: {n}" for key, n in counts.most_common()))
-    guard_may_name_guard = variants.mutated("classic", "guard.guess", "guess",
-                                            lambda edition, rule: {**rule, "exclude": []})
+    guard_may_name_guard = variants.mutated("classic", (("guard.guess", "guess",
+                                                           lambda edition, rule: {**rule, "exclude": []}),))
     for players in (3, 4):
         result = run_fuzz(Loveletter005, guard_may_name_guard, players, games, 0, None, ignore=("tokens",))
         print(f"fuzz past D2 and D4, {players}p, {result.games} games: {result.message}")

@@ -280,11 +280,14 @@ def _died(result_id: str, kind: str, seat: Seat, exitcode: int | None) -> Result
 
 def run_fuzz(make_engine: MakeEngine, editions: list[Edition], n: int, seed: int, out_dir: Path,
              on_result: Callable[[Result], None], jobs: int = 1,
-             wanted: Wanted = lambda result_id: True, hello: Hello | None = None) -> list[Result]:
+             wanted: Wanted = lambda result_id: True, hello: Hello | None = None,
+             ignore_clauses: tuple[str, ...] = ()) -> list[Result]:
     """A differential fuzzing campaign of `n` games per edition and player count, as results (in
-    `jobs` processes); with the engine's `hello`, those it does not play are not applicable."""
+    `jobs` processes); with the engine's `hello`, those it does not play are not applicable;
+    differences suspecting `ignore_clauses` are looked past."""
     fuzz = _run_fuzz()
-    return _campaign(functools.partial(_fuzz_results, fuzz, make_engine, n, seed, out_dir), editions, jobs,
+    work = functools.partial(_fuzz_results, fuzz, make_engine, n, seed, out_dir, ignore_clauses)
+    return _campaign(work, editions, jobs,
                      on_result, lambda seat: wanted(_fuzz_id(seat)),
                      lambda seat, exitcode: [_died(_fuzz_id(seat), "fuzz", seat, exitcode)],
                      functools.partial(_outside, hello, "fuzz", lambda seat: [_fuzz_id(seat)]))
@@ -329,13 +332,14 @@ def _dealt_results(make_engine: MakeEngine, n: int, seed: int, seat: Seat) -> li
 
 
 def _fuzz_results(fuzz: Callable[..., Any], make_engine: MakeEngine, n: int, seed: int, out_dir: Path,
-                  seat: Seat) -> list[Result]:
+                  ignore_clauses: tuple[str, ...], seat: Seat) -> list[Result]:
     spec, players = seat
     edition = spec.id
     began = time.perf_counter()
     case_id = _fuzz_id(seat)
     try:
-        found = fuzz(make_engine, spec, players, n, seed, out_dir)
+        found = fuzz(make_engine, spec, players, n, seed, out_dir,
+                     ignore_clauses=[c for c in ignore_clauses if c in spec.clauses])
         saved = getattr(found, "saved", None)
         lines = [line for line in str(found.message).splitlines()
                  if not line.startswith("replay: ")]  # the replay is the result's replay_case

@@ -119,6 +119,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     more.add_argument("--seed", type=int, default=0, help="seed of --properties and --fuzz (default 0)")
     more.add_argument("--fuzz-dir", default=FUZZ_DIR, metavar="DIR",
                       help=f"where --fuzz saves the cases it finds (default {FUZZ_DIR})")
+    more.add_argument("--fuzz-ignore", action="append", default=[], metavar="CLAUSE",
+                      help="--fuzz looks past differences suspecting this clause (states, events and "
+                           "legal actions alike; repeatable)")
     out = parser.add_argument_group("reports")
     out.add_argument("--json", nargs="?", const=True, metavar="FILE",
                      help="the JSON report (conformance/schema/report.schema.json): alone, on stdout in "
@@ -136,6 +139,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="off a terminal, print a progress line every S seconds "
                           f"(default {progress.EVERY:g}; on a terminal a bar shows the progress)")
     baseline.add_arguments(parser)
+
+
+def _fuzz_ignored(clauses: list[str], specs: list[Edition]) -> tuple[str, ...]:
+    """The --fuzz-ignore clauses; UsageError for one that no spec checked has."""
+    for clause in clauses:
+        if not any(clause in spec.clauses for spec in specs):
+            raise UsageError(f"--fuzz-ignore {clause}: no such clause in {', '.join(s.id for s in specs)}")
+    return tuple(clauses)
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
@@ -345,6 +356,7 @@ class _Replay:
             extra = f" --fuzz {self.args.fuzz} --seed {self.args.seed}"
             if self.args.fuzz_dir != FUZZ_DIR:
                 extra += f" --fuzz-dir {shlex.quote(self.args.fuzz_dir)}"
+            extra += "".join(f" --fuzz-ignore {shlex.quote(c)}" for c in self.args.fuzz_ignore)
         elif result.group not in DEFAULT_GROUPS:
             extra = f" --status {result.group}"
         if result.kind != "case":
@@ -654,7 +666,8 @@ class _Session:
                                          wanted, self.info.hello)
             if args.fuzz and not self.halted:
                 campaigns.run_fuzz(make_engine, specs, args.fuzz, args.seed, Path(args.fuzz_dir), self.record,
-                                   args.jobs, wanted, self.info.hello)
+                                   args.jobs, wanted, self.info.hello,
+                                   ignore_clauses=_fuzz_ignored(args.fuzz_ignore, specs))
             if (args.properties or args.fuzz) and campaigns.wants_logged_games(self.info.hello) \
                     and not self.halted:
                 games = args.fuzz or campaigns.DEALT_GAMES

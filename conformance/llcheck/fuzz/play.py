@@ -10,7 +10,7 @@ caps how many actions are sent: shrinking it is what makes a replay short.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from loveletter_ref import Action, Game, Phase
@@ -69,6 +69,8 @@ class Tally:
     probes: int = 0
     silenced: int = 0
     """Games stopped where the reference's rules are silent (a reading's silences)."""
+    skipped: dict[str, int] = field(default_factory=dict)
+    """Games stopped at a difference looked past, by the clause it is counted under."""
 
 
 def play_game(step: Differential, horizon: int, tape: Tape, tally: Tally) -> None:

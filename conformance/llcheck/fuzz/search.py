@@ -10,11 +10,12 @@ shortest replay that still differs, and turns every other choice into the first 
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import math
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +27,12 @@ from hypothesis.errors import Flaky
 from loveletter_ref.errors import RuleGapError
 from loveletter_ref.lockstep import Divergence
 from loveletter_ref.spec import Edition, load_spec
+from loveletter_ref.variants import Alternative, variant
 
 from ..engines.base import Engine, EngineFailure
 from ..errors import UsageError
-from .lockstep import ENGINE, Differential, Found
+from .counterfactual import Diagnosis, diagnose
+from .lockstep import ENGINE, Differential, Found, Skipped
 from .play import Tally, Tape, play_game
 from .saved import case_of, replay_of, save_case
 
@@ -50,6 +53,27 @@ PASS, FAIL, ERROR = "pass", "fail", "error"
 
 NOT_STARTED = "not_started"
 """The `kind` of an error where the engine could not be started (or started again)."""
+
+MAX_DEVIATIONS = 6
+"""Distinct deviations a run records at most before it stops looking (`deviations=`)."""
+
+
+@dataclass(frozen=True)
+class Deviation:
+    """One distinct way the engine departs from the reference: the `clause` it is grouped under
+    (the one the diagnosis names, else the first suspect), the shrunk difference (`message`,
+    `replay`, `saved`, `clauses`, `kind`, `divergence`), its `diagnosis`, and `seen`: how many
+    games showed it (the one it was found in, and the later ones it stopped)."""
+
+    clause: str
+    message: str
+    diagnosis: Diagnosis
+    replay: dict[str, Any] | None
+    saved: Path | None
+    kind: str
+    clauses: tuple[str, ...]
+    divergence: Divergence | None
+    seen: int = 1
 
 
 @dataclass(frozen=True)
@@ -75,6 +99,10 @@ class FuzzResult:
     seconds: float = 0.0
     tally: Tally = field(default_factory=Tally)
     divergence: Divergence | None = None
+    deviations: tuple[Deviation, ...] = ()
+    """Every distinct deviation found, the first one first (the one the other fields describe)."""
+    reading: tuple[Alternative, ...] = ()
+    """The clause variants the engine was found to play, as adopted to look past them."""
 
     @property
     def ok(self) -> bool:
@@ -90,19 +118,35 @@ class _Session:
     """The engine under test, reopened after it fails."""
 
     def __init__(self, make_engine: Callable[[], Engine], edition: Edition, players: int,
-                 ignore: Collection[str]):
+                 ignore: Collection[str], ignore_clauses: Collection[str]):
         self.make_engine = make_engine
         self.edition = edition
         self.players = players
         self.ignore = ignore
+        self.ignore_clauses = frozenset(ignore_clauses)
+        self.recorded: set[str] = set()
+        """First suspects of deviations recorded with no variant to adopt: looked past from then on."""
         self.engine: Engine | None = None
         self.step: Differential | None = None
+        self.at_failure: Tally | None = None
+        """The tally as it was when the search first failed (before shrinking played more)."""
 
     def open(self) -> Differential:
         if self.step is None:
-            self.engine = self.make_engine()
-            self.step = Differential(self.engine, self.edition, self.players, self.ignore)
+            if self.engine is None:
+                self.engine = self.make_engine()
+            self.step = Differential(self.engine, self.edition, self.players, self.ignore, self.skip)
         return self.step
+
+    def adopt(self, edition: Edition) -> None:
+        """Play `edition` as the reference from now on (the same engine goes on)."""
+        self.edition = edition
+        self.step = None
+
+    def skip(self, suspects: tuple[str, ...]) -> str | None:
+        """The clause a difference is looked past under: the first of its suspects that is
+        ignored, or that a deviation already recorded is grouped under."""
+        return next((c for c in suspects if c in self.ignore_clauses or c in self.recorded), None)
 
     def game(self, horizon: int, tape: bytes, tally: Tally) -> None:
         try:
@@ -117,6 +161,10 @@ class _Session:
             raise
         except RuleGapError:  # the reference plays a reading silent here: no rule to hold the engine to
             tally.silenced += 1
+        except Skipped as skipped:  # a difference looked past: the game ends there
+            tally.skipped[skipped.clause] = tally.skipped.get(skipped.clause, 0) + 1
+            if skipped.lost:
+                self.close()
 
     def close(self) -> None:
         if self.engine is not None:
@@ -126,21 +174,30 @@ class _Session:
 
 
 def run_fuzz(make_engine: Callable[[], Engine], edition: str | Edition, players: int, n: int,
-             seed: int, out_dir: Path | None, *, ignore: Collection[str] = ()) -> FuzzResult:
+             seed: int, out_dir: Path | None, *, ignore: Collection[str] = (),
+             ignore_clauses: Collection[str] = (), deviations: int = MAX_DEVIATIONS) -> FuzzResult:
     """Fuzz `n` games of `edition` with `players` against the reference (see the module doc).
 
     `make_engine` returns a fresh engine (it is called again if the engine fails). `edition` may
     be a compiled spec: the reference then plays it, and the engine is asked for its id (a way
     to look past a deviation already known). `ignore` names state keys left out of comparisons
-    (for an engine known not to keep them). The same seed explores the same games. A
-    difference is shrunk, described in `message`, and saved as a case file in `out_dir`.
+    (for an engine known not to keep them); `ignore_clauses` names clauses whose differences
+    (states, events, legal actions alike) are looked past: a game that shows one ends there.
+    The same seed explores the same games. A difference is shrunk, diagnosed
+    (`counterfactual`), described in `message`, and saved as a case file in `out_dir`; then the
+    search goes on, the reference playing the variant that explains it (or, when none does,
+    looking past differences first suspected of the same clause), until `n` games are played or
+    `deviations` distinct ones are recorded (1: stop at the first).
     """
     spec = edition if isinstance(edition, Edition) else load_spec(edition)
     if not spec.supports(players):
         raise UsageError(f"{spec.id} is for {spec.min_players}-{spec.max_players} players, not {players}")
     if n < 1:
         raise UsageError("the number of games to fuzz must be at least 1")
-    session = _Session(make_engine, spec, players, ignore)
+    unknown = sorted(c for c in ignore_clauses if c not in spec.clauses)
+    if unknown:
+        raise UsageError(f"{spec.id} has no clause {unknown[0]} to ignore")
+    session = _Session(make_engine, spec, players, ignore, ignore_clauses)
     try:
         hello = session.open().engine.hello
     except EngineFailure as exc:
@@ -150,28 +207,51 @@ def run_fuzz(make_engine: Callable[[], Engine], edition: str | Edition, players:
         raise UsageError(f"{hello.name} does not play {spec.id} (it plays {', '.join(hello.editions)})")
     tally = Tally()
     started = time.perf_counter()
+    found_list: list[tuple[Found, Diagnosis, Edition]] = []
+    adopted: tuple[Alternative, ...] = ()
     try:
-        _search(session, tally, n, seed)
-    except Found as found:
-        return _failed(found, spec, seed, out_dir, tally, time.perf_counter() - started)
+        while True:
+            try:
+                _search(session, tally, n, seed if not found_list else f"{seed}/after-{len(found_list)}")
+                break
+            except Found as found:
+                if session.at_failure is not None:  # shrinking's games are not the search's
+                    tally = session.at_failure
+                    session.at_failure = None
+                diagnosis = diagnose(make_engine, spec, found, adopted=adopted, ignore=ignore, seed=seed)
+                found_list.append((found, diagnosis, session.edition))
+                if len(found_list) >= deviations or tally.games >= n:
+                    break
+                grown = variant(spec, adopted + diagnosis.changes) if diagnosis.exact else None
+                if grown is not None:
+                    adopted += diagnosis.changes
+                    session.adopt(grown)
+                else:
+                    session.recorded.add(_group(found, diagnosis, spec))
     except EngineLost as exc:
-        return FuzzResult(ERROR, str(exc), kind=NOT_STARTED, games=tally.games, rounds=tally.rounds,
-                          tally=tally)
+        if not found_list:
+            return FuzzResult(ERROR, str(exc), kind=NOT_STARTED, games=tally.games, rounds=tally.rounds,
+                              tally=tally)
     except Flaky as exc:
-        return FuzzResult(FAIL, f"the engine answered the same game differently on a second run: {exc}",
-                          kind="flaky", games=tally.games, rounds=tally.rounds, tally=tally)
+        if not found_list:
+            return FuzzResult(FAIL, f"the engine answered the same game differently on a second run: {exc}",
+                              kind="flaky", games=tally.games, rounds=tally.rounds, tally=tally)
     finally:
         session.close()
     seconds = time.perf_counter() - started
+    if found_list:
+        return _failed(found_list, spec, seed, out_dir, tally, seconds, adopted)
     games = f"{tally.games} game" + ("s" if tally.games != 1 else "")
     silenced = f", {tally.silenced} stopped where the rules are silent" if tally.silenced else ""
+    skipped = sum(tally.skipped.values())
+    looked = f", {skipped} stopped at an ignored clause" if skipped else ""
     return FuzzResult(PASS, f"no difference in {games} ({tally.rounds} rounds, "
-                            f"{tally.actions} actions, {tally.probes} illegal actions refused{silenced}), "
-                            f"seed {seed}", games=tally.games, rounds=tally.rounds, seconds=seconds,
-                      tally=tally)
+                            f"{tally.actions} actions, {tally.probes} illegal actions refused{silenced}"
+                            f"{looked}), seed {seed}", games=tally.games, rounds=tally.rounds,
+                      seconds=seconds, tally=tally)
 
 
-def _search(session: _Session, tally: Tally, n: int, seed: int) -> None:
+def _search(session: _Session, tally: Tally, n: int, seed: int | str) -> None:
     """Run hypothesis until exactly `n` games have sent an action; raises the shrunk Found
     when there is one. Games that send no action (a horizon of 0, as in hypothesis's simplest
     example) are only deals and are not counted; once `n` games are counted the rest are not
@@ -208,6 +288,8 @@ def _examples(session: _Session, tally: Tally, n: int, seed: int | str) -> None:
                     return  # the count is reached (while shrinking, every game is played)
                 session.game(horizon, tape, tally)
         except Found:
+            if budget.best is None:
+                session.at_failure = copy.deepcopy(tally)
             budget.failed(batch_of_games)
             raise
 
@@ -236,19 +318,63 @@ class _ShrinkBudget:
         self.best = example
 
 
-def _failed(found: Found, edition: Edition, seed: int, out_dir: Path | None, tally: Tally,
-            seconds: float) -> FuzzResult:
-    replay = replay_of(edition, found.record)
-    case = case_of(edition, found, seed)
+def _failed(found_list: list[tuple[Found, Diagnosis, Edition]], edition: Edition, seed: int,
+            out_dir: Path | None, tally: Tally, seconds: float,
+            adopted: tuple[Alternative, ...]) -> FuzzResult:
+    """The result of a run that found differences: the first described in full, then each
+    distinct deviation in a line (grouped by clause, the smallest replay kept)."""
+    found_deviations: list[Deviation] = []
+    problem = ""
+    for found, diagnosis, played in found_list:
+        saved = None
+        if out_dir is not None:
+            try:
+                saved = save_case(case_of(played, found, seed), out_dir)
+            except OSError as exc:
+                problem = problem or f"the case could not be saved in {out_dir}: {exc.strerror or exc}"
+        found_deviations.append(_deviation(found, diagnosis, played, saved, tally))
+    grouped: dict[str, Deviation] = {}
+    for dev in found_deviations:
+        kept = grouped.get(dev.clause)
+        if kept is None:
+            grouped[dev.clause] = dev
+            continue
+        smaller = dev if _actions(dev.replay) < _actions(kept.replay) else kept
+        grouped[dev.clause] = replace(smaller, seen=kept.seen + dev.seen)
+    first, (found, diagnosis, _) = found_deviations[0], found_list[0]
     lines = [f"difference found (seed {seed}), shrunk to {found.record.where}: {found.message}",
+             f"diagnosis: {diagnosis.text(edition)}",
              f"suspected clauses: {', '.join(found.clauses)}",
-             f"replay: {json.dumps(replay, ensure_ascii=False)}"]
-    saved = None
-    if out_dir is not None:
-        try:
-            saved = save_case(case, out_dir)
-            lines.append(f"saved as {saved}")
-        except OSError as exc:
-            lines.append(f"the case could not be saved in {out_dir}: {exc.strerror or exc}")
-    return FuzzResult(FAIL, "\n".join(lines), replay, saved, found.kind, tuple(found.clauses), case,
-                      tally.games, tally.rounds, seconds, tally, found.point)
+             f"replay: {json.dumps(first.replay, ensure_ascii=False)}"]
+    if first.saved is not None:
+        lines.append(f"saved as {first.saved}")
+    elif problem:
+        lines.append(problem)
+    if len(grouped) > 1 or grouped[first.clause].seen > 1:
+        lines.append(f"{len(grouped)} distinct deviation{'s' if len(grouped) != 1 else ''}, by clause:")
+        lines += [f"  {dev.clause} (seen in {dev.seen} game{'s' if dev.seen != 1 else ''}): "
+                  f"{dev.diagnosis.text(edition)}; replay: {json.dumps(dev.replay, ensure_ascii=False)}"
+                  for dev in grouped.values()]
+    return FuzzResult(FAIL, "\n".join(lines), first.replay, first.saved, found.kind, first.clauses,
+                      case_of(edition, found, seed), tally.games, tally.rounds, seconds, tally,
+                      found.point, tuple(grouped.values()), adopted)
+
+
+def _deviation(found: Found, diagnosis: Diagnosis, played: Edition, saved: Path | None,
+               tally: Tally) -> Deviation:
+    replay = replay_of(played, found.record)
+    named = diagnosis.clauses(played)
+    clause = _group(found, diagnosis, played)
+    seen = 1 + tally.skipped.get(clause, 0) if not diagnosis.exact else 1
+    return Deviation(clause, f"{found.record.where}: {found.message}", diagnosis, replay, saved, found.kind,
+                     tuple(dict.fromkeys([*named, *found.clauses])), found.point, seen)
+
+
+def _group(found: Found, diagnosis: Diagnosis, edition: Edition) -> str:
+    """The clause a deviation is grouped under: the diagnosis's, else the first suspect."""
+    named = diagnosis.clauses(edition)
+    return named[0] if named else (found.clauses[0] if found.clauses else "")
+
+
+def _actions(replay: dict[str, Any] | None) -> int:
+    return sum(len(r.get("actions", [])) for r in (replay or {}).get("rounds", []))

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from loveletter_ref import Game
-from loveletter_ref.spec import Edition
+from loveletter_ref.spec import Edition, load_spec
 
 from ..engines.base import Engine
 from ..engines.reference import ReferenceEngine
-from . import games, variants, views
+from . import games, lists, variants, views
 
 ENTRY_MODULE = "llcheck.mutants.engines"
 """The module whose attributes (one per mutant) `python:` impls name."""
@@ -54,7 +54,12 @@ def _game(cls: type[Game]) -> Callable[[str], Engine]:
 
 
 def _spec(key: str, kind: str, rewrite: variants.Rewrite) -> Callable[[str], Engine]:
-    return lambda name: ReferenceEngine(specs=variants.specs(key, kind, rewrite), name=name)
+    return _specs((key, kind, rewrite))
+
+
+def _specs(*changes: variants.Change,
+           adapter: type[ReferenceEngine] = ReferenceEngine) -> Callable[[str], Engine]:
+    return lambda name: adapter(specs=variants.specs(changes), name=name)
 
 
 def _view(cls: type[ReferenceEngine]) -> Callable[[str], Engine]:
@@ -109,6 +114,66 @@ def _plus_one(edition: str, rule: Any) -> Any:
     return rule + 1
 
 
+def _anyone(edition: str, rule: Any) -> Any:
+    return {**rule, "who": "any"}
+
+
+def _first_forcing_card_only(edition: str, rule: Any) -> Any:
+    return rule[:1]
+
+
+def _forced_by_the_highest_too(edition: str, rule: Any) -> Any:
+    return [*rule, _highest(edition)]
+
+
+def _highest(edition: str) -> str:
+    return max(load_spec(edition).cards, key=lambda card: card.value).name
+
+
+def _round_long(edition: str, rule: Any) -> Any:
+    return {**rule, "until": "round_end"}
+
+
+def _blocks_choosing_too(edition: str, rule: Any) -> Any:
+    return {**rule, "blocks": ["chosen_by_others", "choosing_others"]}
+
+
+def _round_long_blocking_choices(edition: str, rule: Any) -> Any:
+    return _blocks_choosing_too(edition, _round_long(edition, rule))
+
+
+def _no_effect(edition: str, rule: Any) -> Any:
+    return "no_effect"
+
+
+def _zero(edition: str, rule: Any) -> Any:
+    return 0
+
+
+def _one_token_fewer(edition: str, rule: Any) -> Any:
+    return {players: n - 1 for players, n in rule.items()}
+
+
+def _one_more_face_up(edition: str, rule: Any) -> Any:
+    return {players: n + 1 for players, n in rule.items()}
+
+
+def _nobody_wins_a_tie(edition: str, rule: Any) -> Any:
+    return ["nobody"]
+
+
+def _hit_scores(edition: str, rule: Any) -> Any:
+    return {**rule, "on_hit": "gain_token"}
+
+
+def _bonus_doubled(edition: str, rule: Any) -> Any:
+    return {**rule, "amount": rule["amount"] * 2}
+
+
+def _draws_one_more(edition: str, rule: Any) -> Any:
+    return {**rule, "draw": rule["draw"] + 1}
+
+
 ZOO = (
     Mutant("baron-tie-eliminates", "a Baron comparison that ties knocks both players out",
            ("baron.tie",), "spec", _spec("baron.tie", "on_tie", _both_out)),
@@ -158,6 +223,60 @@ ZOO = (
     Mutant("no-target-means-self", "a card with nobody to choose must choose its own player",
            ("targeting.no-valid-target",), "spec",
            _spec("targeting.no-valid-target", "no_valid_target", _self)),
+    Mutant("guard-may-choose-self", "the Guard may choose the player who plays it",
+           ("guard.target",), "spec", _spec("guard.target", "choose", _anyone)),
+    Mutant("priest-may-choose-self", "the Priest may look at its own player's hand",
+           ("priest.target",), "spec", _spec("priest.target", "choose", _anyone)),
+    Mutant("baron-may-choose-self", "the Baron may compare with its own player (always a tie)",
+           ("baron.target",), "spec", _spec("baron.target", "choose", _anyone)),
+    Mutant("king-may-choose-self", "the King may trade with its own player (nothing happens)",
+           ("king.target",), "spec", _spec("king.target", "choose", _anyone)),
+    Mutant("countess-forced-by-king-only", "the Countess is forced with the King but not with a Prince",
+           ("countess.forced",), "spec", _spec("countess.forced", "forced_with", _first_forcing_card_only)),
+    Mutant("countess-forced-by-princess",
+           "the Countess is forced with the Princess too (hiding a legal play)",
+           ("countess.forced",), "spec", _spec("countess.forced", "forced_with", _forced_by_the_highest_too)),
+    Mutant("handmaid-lasts-the-round", "Handmaid protection lasts to the end of the round",
+           ("handmaid.protect",), "spec", _spec("handmaid.protect", "protect", _round_long)),
+    Mutant("handmaid-blocks-choosing-all-round",
+           "protection lasts the round and keeps its player from choosing others (which shows only "
+           "with the longer protection)", ("handmaid.protect",), "spec",
+           _spec("handmaid.protect", "protect", _round_long_blocking_choices)),
+    Mutant("prince-empty-deck-no-effect", "a Prince played when the deck is empty has no effect",
+           ("prince.empty-deck",), "spec", _spec("prince.empty-deck", "empty_deck", _no_effect)),
+    Mutant("nothing-set-aside", "no card is set aside face down at the start of a round",
+           ("setup.set-aside",), "spec", _spec("setup.set-aside", "set_aside", _zero)),
+    Mutant("two-set-aside", "two cards are set aside face down at the start of a round",
+           ("setup.set-aside",), "spec", _spec("setup.set-aside", "set_aside", _plus_one)),
+    Mutant("four-face-up-with-two", "two-player rounds set one card more aside face up",
+           ("setup.face-up",), "spec", _spec("setup.face-up", "face_up", _one_more_face_up), ("classic", 2)),
+    Mutant("one-token-fewer", "one token fewer than the rules say wins the game",
+           ("tokens.target",), "spec", _spec("tokens.target", "tokens_to_win", _one_token_fewer)),
+    Mutant("nobody-wins-a-tie", "a showdown tie is never broken: nobody wins the round",
+           ("round.tie",), "spec", _spec("round.tie", "tie", _nobody_wins_a_tie)),
+    Mutant("guard-hit-scores", "a Guard's right guess gains a token instead of knocking out",
+           ("guard.guess",), "spec", _spec("guard.guess", "guess", _hit_scores)),
+    Mutant("spy-bonus-doubled", "the Spy bonus is worth two tokens",
+           ("spy.bonus",), "spec", _spec("spy.bonus", "bonus_token", _bonus_doubled), ("z-man-2019", 3)),
+    Mutant("chancellor-draws-three", "the Chancellor draws three cards",
+           ("chancellor.draw-return",), "spec",
+           _spec("chancellor.draw-return", "draw_return", _draws_one_more), ("z-man-2019", 3)),
+    Mutant("list-omits-self-target", "the legal list leaves out choosing oneself, which the engine accepts",
+           ("prince.target",), "list", _specs(adapter=lists.ListOmitsSelfTarget)),
+    Mutant("accepts-unlisted-guess", "the Guard may name a Guard when sent, though the list never says so",
+           ("guard.guess",), "list",
+           _specs(("guard.guess", "guess", _no_exclusions), adapter=lists.ListsNoSelfNaming)),
+    Mutant("baron-both-out-counterclockwise",
+           "two rules bent: turns pass counterclockwise (hiding the other), a Baron tie knocks both out",
+           ("turn.order", "baron.tie"), "spec",
+           _specs(("turn.order", "turn_order", _counterclockwise), ("baron.tie", "on_tie", _both_out))),
+    Mutant("guard-names-anything-of-anyone", "two rules bent: the Guard may choose its own player and "
+           "name a Guard", ("guard.target", "guard.guess"), "spec",
+           _specs(("guard.target", "choose", _anyone), ("guard.guess", "guess", _no_exclusions))),
+    Mutant("two-tokens-for-more", "two rules bent: a round's winner gains two tokens and one more is "
+           "needed", ("tokens.round-win", "tokens.target"), "spec",
+           _specs(("tokens.round-win", "round_tokens", _plus_one),
+                  ("tokens.target", "tokens_to_win", _one_more_token))),
     Mutant("set-aside-leaks", "every player's view names the card set aside face down",
            ("setup.set-aside",), "view", _view(views.SetAsideLeaks)),
     Mutant("priest-look-public", "the card a Priest looks at shows in every player's view",
