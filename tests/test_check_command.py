@@ -177,7 +177,6 @@ def test_a_bad_known_failures_list_is_bad_input(capsys, tmp_path, text, message)
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--jobs", "0"], "--jobs must be at least 1"),
     (["--impl", ""], "the engine command is empty"),
     (["--impl", "engine 'oops"], "cannot read the engine command \"engine 'oops\": No closing quotation"),
     (["--edition", "no-such-edition"],

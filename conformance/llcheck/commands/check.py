@@ -25,7 +25,7 @@ from typing import IO, Any
 from loveletter_ref.spec import Edition, known_specs, load_spec
 
 from .. import campaigns, exitcodes
-from ..arguments import seconds
+from ..arguments import JOBS, SEED, seconds, whole
 from ..baseline import checking as baseline
 from ..baseline import report as baseline_report
 from ..baseline.record import recovery
@@ -50,7 +50,8 @@ from ..specs import as_described
 DEFAULT_IMPL = "python -m llcheck serve"
 """How reports name the default engine: the bundled reference engine over the protocol."""
 
-MAX_JOBS = 256
+MAX_FUZZ = 1_000_000
+"""Most games --fuzz plays."""
 """The most engines run at once (--jobs)."""
 
 FUZZ_DIR = "llcheck-results/fuzz"
@@ -64,7 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "over the protocol)")
     engine.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
                         help="seconds a protocol engine may take to answer one request (default 10)")
-    engine.add_argument("--jobs", type=int, default=1, metavar="N",
+    engine.add_argument("--jobs", type=JOBS, default=1, metavar="N",
                         help="engines run in parallel, one case at a time each; --properties and --fuzz "
                              "share the editions and player counts among N processes (default 1)")
     engine.add_argument("--validate-protocol", action="store_true",
@@ -97,9 +98,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     more.add_argument("--properties", action="store_true",
                       help="also check the invariants of docs/properties.md, per edition and player count")
     more.add_argument("--profile", default="ci", help="hypothesis profile of --properties (default ci)")
-    more.add_argument("--fuzz", type=int, metavar="N",
+    more.add_argument("--fuzz", type=whole(1, MAX_FUZZ, "games"), metavar="N",
                       help="also fuzz N games per edition and player count against the reference engine")
-    more.add_argument("--seed", type=int, default=0, help="seed of --properties and --fuzz (default 0)")
+    more.add_argument("--seed", type=SEED, default=0, help="seed of --properties and --fuzz (default 0)")
     more.add_argument("--fuzz-dir", default=FUZZ_DIR, metavar="DIR",
                       help=f"where --fuzz saves the cases it finds (default {FUZZ_DIR})")
     out = parser.add_argument_group("reports")
@@ -112,12 +113,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    if args.fuzz is not None and args.fuzz < 1:
-        raise UsageError("--fuzz must be at least 1")
-    if args.jobs > MAX_JOBS:
-        raise UsageError(f"--jobs must be at most {MAX_JOBS}")
     cpus = os.cpu_count() or 1
     if args.jobs > max(2, cpus):
         print(f"llcheck check: warning: --jobs {args.jobs} on {cpus} CPUs: the engines will share them "
@@ -129,11 +124,10 @@ def _check_names(args: argparse.Namespace) -> None:
     if args.assume is not None and args.assume not in readings():
         raise UsageError(f"--assume {printable(args.assume, 100)}: no such rulebook reading (readings: "
                          f"{', '.join(sorted(readings()))})")
-    if args.properties:
-        known = campaigns.profile_names()
-        if known and args.profile not in known:
-            raise UsageError(f"--profile {printable(args.profile, 100)}: no such hypothesis profile "
-                             f"(profiles: {', '.join(known)})")
+    known = campaigns.profile_names()  # checked whether or not --properties is given
+    if known and args.profile not in known:
+        raise UsageError(f"--profile {printable(args.profile, 100)}: no such hypothesis profile "
+                         f"(profiles: {', '.join(known)})")
 
 
 OUTPUTS = ("results", "json", "junit")

@@ -41,7 +41,7 @@ from loveletter_ref.disputes import (
 )
 
 from .. import exitcodes
-from ..arguments import seconds
+from ..arguments import GAMES, JOBS, seconds
 from ..catalogue import DEFAULT_BUDGET, DEFAULT_DATA, DEFAULT_OUTPUT, DEFAULT_Z3, Catalogue
 from ..errors import UsageError
 from ..progress import Status
@@ -60,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=seconds, default=None, metavar="S",
                         help=f"z3's time limit per query, in seconds; the search gets ten times as "
                              f"much (default {TIMEOUT:g}; --all: {DEFAULT_Z3:g})")
-    parser.add_argument("--games", type=int, default=None, metavar="N",
+    parser.add_argument("--games", type=GAMES, default=None, metavar="N",
                         help=f"games per player count in the broad search (default {Budget.games})")
     parser.add_argument("--no-alone", action="store_true",
                         help="do not also settle clauses on their own (those undecided, or vacuous "
@@ -74,14 +74,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="--all: only check that the files are up to date")
     parser.add_argument("--refresh", action="store_true",
                         help="--all: search again even where the specs did not change")
-    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+    parser.add_argument("--jobs", type=JOBS, default=1, metavar="N",
                         help="--all: settle entries in N processes (the results do not depend on N)")
 
 
 def run(args: argparse.Namespace) -> int:
-    for option, value in (("--games", args.games), ("--jobs", args.jobs)):
-        if value is not None and value < 1:
-            raise UsageError(f"{option} must be at least 1")
     if args.all:
         if args.specs:
             raise UsageError("--all takes no spec names")

@@ -24,7 +24,7 @@ from loveletter_ref.probes.unroll import encodable
 from loveletter_ref.spec import OPTIONAL_GENERAL_IDS, Edition, known_specs
 
 from .. import exitcodes
-from ..arguments import seconds
+from ..arguments import JOBS, PLAYERS, seconds
 from ..errors import UsageError
 from ..progress import Status
 from ..specs import check_players, edition_arg, parse_choices, version_choices
@@ -34,7 +34,7 @@ from ..workers import in_workers
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--edition", action="append", metavar="NAME|FILE",
                         help="spec to probe (repeatable; default: every bundled edition)")
-    parser.add_argument("--players", action="append", type=int, metavar="N",
+    parser.add_argument("--players", action="append", type=PLAYERS, metavar="N",
                         help="player count (repeatable; default: every count the spec allows)")
     parser.add_argument("--query", action="append", metavar="NAME",
                         help=f"query to answer (repeatable; default: all, then {CLAUSE}KEY for each "
@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "player count and proving its invariant come first, once, and are not "
                              "counted: from under a second (classic) to about a minute (premium, 8 "
                              "players)")
-    parser.add_argument("--jobs", type=int, default=1, metavar="J",
+    parser.add_argument("--jobs", type=JOBS, default=1, metavar="J",
                         help="spec and player-count combinations probed in parallel (default 1)")
     parser.add_argument("--version-of", action="append", metavar="CLAUSE=N",
                         help="for a reading: probe version N of a contradicted clause")
@@ -173,8 +173,6 @@ def _names(args: argparse.Namespace, editions: list[Edition]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
     editions = _editions(args)
     names = _names(args, editions)
     jobs = []

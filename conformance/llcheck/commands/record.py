@@ -23,7 +23,7 @@ from pathlib import Path
 from loveletter_ref.spec import load_spec
 
 from .. import exitcodes
-from ..arguments import seconds
+from ..arguments import MAX_GAMES, SEED, seconds, whole
 from ..baseline.observe import canonical
 from ..baseline.record import EngineSlot, Plan, record, recovery
 from ..baseline.store import Baseline, BaselineError, read, write
@@ -50,9 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the baseline file to write; when it is already a baseline, its settings are "
                              "the defaults of the options below")
     parser.add_argument("--edition", metavar="E", help="the edition to record (one per file)")
-    parser.add_argument("--games", type=int, metavar="N",
+    parser.add_argument("--games", type=whole(0, MAX_GAMES, "games"), metavar="N",
                         help=f"random games per player count (default {DEFAULT_GAMES})")
-    parser.add_argument("--seed", type=int, metavar="S", help="seed of the random games (default 0)")
+    parser.add_argument("--seed", type=SEED, metavar="S", help="seed of the random games (default 0)")
     parser.add_argument("--status", action="append", choices=STATUSES, metavar="FOLDER",
                         help=f"corpus folders to record (default all: {', '.join(STATUSES)})")
     parser.add_argument("--corpus", metavar="DIR",
@@ -87,8 +87,6 @@ def _plan(args: argparse.Namespace, previous: Baseline | None) -> Plan:
     if edition_name is None:
         raise UsageError("--edition is required (or --out must name a baseline to record again)")
     games = args.games if args.games is not None else before.get("games", DEFAULT_GAMES)
-    if games < 0:
-        raise UsageError("--games must be 0 or more")
     corpus = args.corpus if args.corpus is not None else before.get("corpus")
     groups = tuple(args.status or before.get("groups") or STATUSES)
     edition = load_spec(edition_name)
