@@ -539,15 +539,19 @@ def test_perft_table_records_a_deal_the_engine_fails_on_and_goes_on_with_the_nex
     assert all(r["ok"] is False and r["error"].startswith("engine failure: ") for r in records)
 
 
-def test_output_closed_early_is_exit_141_not_a_pass_and_no_traceback():
-    listing = [sys.executable, "-m", "llcheck", "cases", "--list", "--json"]  # 160 KB: more than a pipe holds
-    with subprocess.Popen(listing, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as reader:
+@pytest.mark.parametrize("argv, code", [
+    (["cases", "--list", "--json"], 0),  # 160 KB: more than a pipe holds
+    (["validate", "classic"], 0),  # one line: the pipe holds it all
+    (["validate", str(TESTS / "data" / "hostile" / "huge-integer.yaml")], 2),
+])
+def test_output_closed_early_exits_with_the_commands_own_code_and_no_traceback(argv, code):
+    with subprocess.Popen([sys.executable, "-m", "llcheck", *argv], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE) as reader:
         assert reader.stdout is not None and reader.stderr is not None
-        assert reader.stdout.readline()
-        reader.stdout.close()  # as `| head -1` does
+        reader.stdout.close()  # as `| head -1` does, here before anything is written: the worst case
         err = reader.stderr.read()
-        assert reader.wait(timeout=60) == 141
-    assert err == b""
+        assert reader.wait(timeout=60) == code
+    assert b"Traceback" not in err and b"Broken pipe" not in err
 
 
 def test_an_adapter_module_that_fails_as_it_is_imported_is_an_engine_that_cannot_start(capsys, tmp_path):

@@ -26,6 +26,7 @@ from loveletter_ref.disputes.settle import audit, compare
 from loveletter_ref.disputes.sides import open_side
 from loveletter_ref.spec import known_specs, load_spec
 
+from .interrupts import unfinished
 from .workers import in_workers
 
 FORMAT = 1
@@ -132,9 +133,11 @@ class Catalogue:
         stale = [e for e in todo if old.get(e.id, {}).get("fingerprint") != marks[e.id]]
         done: dict[str, Any] = {}
         work = [(entry, self.budget, self.z3_timeout) for entry in stale]
-        for n, (entry, result) in enumerate(zip(stale, in_workers(_settle, work, jobs), strict=True), 1):
-            self._progress(n, len(stale), entry)
-            done[entry.id] = result
+        left = f"{self.output} and {self.data} are left as they were"
+        with unfinished(lambda: f"{len(stale) - len(done)} of {len(stale)} entries to settle ({left})"):
+            for n, (entry, result) in enumerate(zip(stale, in_workers(_settle, work, jobs), strict=True), 1):
+                self._progress(n, len(stale), entry)
+                done[entry.id] = result
         new = {e.id: {"fingerprint": marks[e.id], "result": done[e.id]} if e.id in done else old[e.id]
                for e in todo}
         _retell(new)

@@ -11,6 +11,8 @@ class Progress:
 
     def __init__(self, total: int, label: str, enabled: bool | None = None):
         self.total = max(total, 1)
+        self.planned = total
+        self.done = 0
         self.label = label
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
         self.start = time.monotonic()
@@ -18,6 +20,7 @@ class Progress:
 
     def update(self, done: int) -> None:
         """Redraw if enough time has passed (or at the end)."""
+        self.done = done
         now = time.monotonic()
         if not self.enabled or (done < self.total and now - self.last < 0.1) or now - self.start < 0.5:
             return
@@ -26,6 +29,10 @@ class Progress:
         filled = width * done // self.total
         sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {self.label}")
         sys.stderr.flush()
+
+    def left(self) -> str:
+        """What is not done yet, as a stopped command reports it (`interrupts.unfinished`)."""
+        return f"{self.planned - self.done} of {self.planned} {self.label}"
 
     def close(self) -> None:
         """Erase the bar."""

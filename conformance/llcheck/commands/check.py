@@ -421,8 +421,8 @@ def run(args: argparse.Namespace) -> int:
     with StopSignals() as signals:
         code = _run(args, signals)
     if signals.received and code == exitcodes.INTERRUPTED:
-        print(f"llcheck check: stopped by {signals.received}; the results reached so far are kept",
-              file=sys.stderr)
+        print(f"llcheck check: stopped by {signals.received}; the results reached so far are kept"
+              f"{'; not run: ' + signals.left if signals.left else ''}", file=sys.stderr)
     return code
 
 
@@ -470,6 +470,8 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
         interrupted = baselines.run(make_engine, session.selection, corpus, args.corpus)
     elif baselines is not None:  # stopped before the replay: its cases and games are not run
         baselines.stopped(session.selection)
+    if interrupted:
+        signals.left = session.left()
     with signals.held():
         return session.finish(checked, interrupted)
 
@@ -552,6 +554,7 @@ class _Session:
         self.usage_error: UsageError | None = None
         self.rank = {case.id: n for n, case in enumerate(cases)}
         self.progress = Progress(len(cases), "cases")
+        self.campaigns_begun = False
         outputs.begin(info)
 
     def record(self, result: Result) -> None:
@@ -569,6 +572,7 @@ class _Session:
     def campaigns(self, make_engine: campaigns.MakeEngine, editions: list[str]) -> bool:
         """Run --properties and --fuzz; True when interrupted. A usage error stops them and is kept."""
         args = self.args
+        self.campaigns_begun = True
         specs = _specs(editions, self.files)
         wanted = self.selection.wants_id
         for result_id in _campaign_ids(args, specs):  # the reports' order, whatever order they finish in
@@ -586,6 +590,17 @@ class _Session:
             self.usage_error = exc
         return False
 
+    def left(self) -> str:
+        """What a stopped run did not run: its cases and campaign seats without a result, and the
+        campaigns it never began."""
+        done = {result.id for result in self.results}
+        missing = sum(1 for result_id in self.rank if result_id not in done)
+        parts = [f"{missing} of {len(self.rank)} cases and campaign seats"] if missing else []
+        if not self.campaigns_begun:
+            parts += [option for option, asked in (("--properties", self.args.properties),
+                                                   ("--fuzz", self.args.fuzz)) if asked]
+        return ", ".join(parts) or "nothing"
+
     def finish(self, seconds: float, interrupted: bool) -> int:
         """Order the results, write every report, print the text report; the exit code."""
         self.progress.close()
@@ -596,7 +611,8 @@ class _Session:
             code = exitcodes.INTERRUPTED
         else:
             code = _verdict_code(results)
-        report = Report(self.info, results, seconds, interrupted, code)
+        report = Report(self.info, results, seconds, interrupted, code,
+                        not_run=self.left() if interrupted else "")
         record = baseline_report.record_command(self.info.impl, engine_options.given(self.args), self.paths)
         if self.baselines is not None:
             report.exit_code = code = self.baselines.exit_code(code)

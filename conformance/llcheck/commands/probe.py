@@ -26,6 +26,7 @@ from loveletter_ref.spec import OPTIONAL_GENERAL_IDS, Edition, known_specs
 from .. import exitcodes
 from ..arguments import JOBS, PLAYERS, seconds
 from ..errors import UsageError
+from ..interrupts import unfinished
 from ..progress import Status
 from ..specs import check_players, edition_arg, parse_choices, version_choices
 from ..workers import in_workers
@@ -185,20 +186,21 @@ def run(args: argparse.Namespace) -> int:
             print(f"llcheck probe: skipping {edition.id} with {players} players: {exc}", file=sys.stderr)
             continue
         jobs.append((edition, players))
-    reports = []
+    reports: list[dict[str, Any]] = []
     failed = False
     status = Status()
     status(_working(jobs, 0))
     try:
-        for report in _results(args, jobs, names):
-            reports.append(report)
-            failed |= any(r["surprise"] for r in report["results"])
-            status.close()
-            if not args.json:
-                _print(report)
-                sys.stdout.flush()
-            if len(reports) < len(jobs):
-                status(_working(jobs, len(reports)))
+        with unfinished(lambda: f"{len(jobs) - len(reports)} of {len(jobs)} editions and player counts"):
+            for report in _results(args, jobs, names):
+                reports.append(report)
+                failed |= any(r["surprise"] for r in report["results"])
+                status.close()
+                if not args.json:
+                    _print(report)
+                    sys.stdout.flush()
+                if len(reports) < len(jobs):
+                    status(_working(jobs, len(reports)))
     finally:
         status.close()
         if args.json:

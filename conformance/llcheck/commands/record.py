@@ -33,7 +33,7 @@ from ..engines.loader import engine_factory, start_failure
 from ..engines.pipes import printable
 from ..errors import UsageError
 from ..harness.cases import STATUSES, load_corpus
-from ..interrupts import StopSignals
+from ..interrupts import StopSignals, unfinished
 from ..progress import Progress
 
 DEFAULT_GAMES = 2
@@ -139,7 +139,8 @@ def _record(args: argparse.Namespace, slot: EngineSlot, plan: Plan) -> Baseline:
                          f"{', '.join(hello.editions) or 'nothing'})")
     progress = Progress(plan.total, "cases and games")
     try:
-        return record(slot, plan, progress.update)
+        with unfinished(lambda: f"{progress.left()} (--out {printable(args.out)} is left as it was)"):
+            return record(slot, plan, progress.update)
     finally:
         progress.close()
 

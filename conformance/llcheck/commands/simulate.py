@@ -28,6 +28,7 @@ from loveletter_ref.errors import RuleGapError
 
 from .. import exitcodes
 from ..arguments import GAMES, PLAYERS, SEED
+from ..interrupts import unfinished
 from ..progress import Progress
 from ..specs import check_players, edition_arg, parse_choices, version_choices
 
@@ -121,8 +122,9 @@ def _summary(values: list[int]) -> dict[str, float]:
 def run(args: argparse.Namespace) -> int:
     progress = Progress(args.games, "games")
     try:
-        stats = simulate(args.edition, args.players, args.games, args.seed,
-                         version_choices([args.edition], parse_choices(args.version_of))[0], progress)
+        with unfinished(progress.left):
+            stats = simulate(args.edition, args.players, args.games, args.seed,
+                             version_choices([args.edition], parse_choices(args.version_of))[0], progress)
     finally:
         progress.close()
     if args.json:

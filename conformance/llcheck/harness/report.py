@@ -64,6 +64,8 @@ class Report:
     exit_code: int = 0
     baseline: list[Json] | None = None
     """`check --baseline`: how the engine compares with each baseline (llcheck/baseline/report.py)."""
+    not_run: str = ""
+    """An interrupted run: what it did not run, in words (`interrupted` holds it for the JSON)."""
 
     @property
     def tally(self) -> Tally:

@@ -200,7 +200,8 @@ def totals(report: Report) -> str:
     text += f" in {report.seconds:.2f}s"
     if report.interrupted:
         kept = sum(report.tally[s] for s in STATUSES)
-        text += f" (interrupted: {kept} result{'' if kept == 1 else 's'} kept)"
+        text += f" (interrupted: {kept} result{'' if kept == 1 else 's'} kept"
+        text += f"; not run: {report.not_run})" if report.not_run else ")"
     return text
 
 
