@@ -26,6 +26,7 @@ from loveletter_ref.disputes.settle import audit, compare
 from loveletter_ref.disputes.sides import open_side
 from loveletter_ref.spec import known_specs, load_spec
 
+from .atomic import write_atomic
 from .interrupts import unfinished
 from .workers import in_workers
 
@@ -144,8 +145,8 @@ class Catalogue:
         data = {"format": FORMAT, "generated": GENERATED, "budget": asdict(self.budget),
                 "z3_timeout": self.z3_timeout, "entries": new}
         self.data.parent.mkdir(parents=True, exist_ok=True)
-        self.data.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        self.output.write_text(render(data), encoding="utf-8")
+        write_atomic(self.data, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+        write_atomic(self.output, render(data))
         return f"{len(stale)} of {len(todo)} entries searched, the rest unchanged"
 
     def _progress(self, n: int, total: int, entry: Entry) -> None:

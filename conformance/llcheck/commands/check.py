@@ -26,6 +26,7 @@ from loveletter_ref.spec import Edition, known_specs, load_spec
 
 from .. import campaigns, exitcodes
 from ..arguments import JOBS, SEED, seconds, whole
+from ..atomic import write_atomic
 from ..baseline import checking as baseline
 from ..baseline import report as baseline_report
 from ..baseline.record import recovery
@@ -38,7 +39,7 @@ from ..errors import UsageError
 from ..harness.cases import STATUSES, Case, load_corpus, readings
 from ..harness.junit import junit_xml
 from ..harness.known import KnownFailures
-from ..harness.report import Report, ResultsStream, RunInfo, open_output, write_json
+from ..harness.report import Report, ResultsStream, RunInfo, json_text, open_output
 from ..harness.results import BAD, ERRORED, FAILED, UNEXPECTED_PASS, Result, Tally
 from ..harness.runner import run_cases
 from ..harness.select import DEFAULT_GROUPS, Selection
@@ -182,7 +183,9 @@ def _same_file(one: str, two: str) -> bool:
 
 class _Outputs:
     """The report files: checked before the run so that a bad path fails early, and opened (emptied)
-    only when the run begins, so that a usage error found before it leaves them as they were.
+    only when the run begins, so that a usage error found before it leaves them as they were. The
+    results stream is written line by line; the JSON and JUnit reports at the end, each at once
+    (`write_atomic`): a run stopped, even by SIGKILL, leaves them empty, never half written.
 
     A report that cannot be written (a full disk, say) is named in `problems` and on stderr; the
     run goes on and ends with exit code 2.
@@ -201,6 +204,8 @@ class _Outputs:
         for option, path in self.paths.items():
             try:
                 self.files[option] = open_output(path)
+                if option != "results":
+                    self.files[option].close()  # emptied now; written whole at the end
             except OSError as exc:
                 self._problem(option, exc)
         if "results" in self.files:
@@ -220,11 +225,11 @@ class _Outputs:
         if stream is not None:
             self._write("results", lambda: stream.end(report))
         if "json" in self.files:
-            self._write("json", lambda: write_json(self.files["json"], report))
+            self._write("json", lambda: write_atomic(self.paths["json"], json_text(report)))
         if "junit" in self.files:
-            self._write("junit", lambda: _write_junit(self.files["junit"], report))
+            self._write("junit", lambda: write_atomic(self.paths["junit"], _junit_text(report)))
 
-    def _write(self, option: str, write: Callable[[], None]) -> bool:
+    def _write(self, option: str, write: Callable[[], object]) -> bool:
         """Run `write`; on an OSError note the problem, close the file and return False."""
         try:
             write()
@@ -256,9 +261,8 @@ def _check_writable(option: str, path: str) -> None:
             os.unlink(path)
 
 
-def _write_junit(out: IO[str], report: Report) -> None:
-    with out:
-        out.write(junit_xml(report, baseline_report.junit_suites(report.baseline or [])).decode("utf-8"))
+def _junit_text(report: Report) -> bytes:
+    return junit_xml(report, baseline_report.junit_suites(report.baseline or []))
 
 
 class _Replay:

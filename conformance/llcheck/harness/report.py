@@ -100,11 +100,9 @@ def open_output(path: str) -> IO[str]:
     return open(path, "w", encoding="utf-8")  # noqa: SIM115 - the caller closes it when the run ends
 
 
-def write_json(out: IO[str], report: Report) -> None:
-    """Write the JSON report and close the file."""
-    with out:
-        json.dump(report.to_json(), out, indent=1, ensure_ascii=False, default=repr)
-        out.write("\n")
+def json_text(report: Report) -> str:
+    """The JSON report's text."""
+    return json.dumps(report.to_json(), indent=1, ensure_ascii=False, default=repr) + "\n"
 
 
 class ResultsStream:
