@@ -37,8 +37,8 @@ def test_no_or_an_unknown_command(capsys, args):
 
 
 BAD = [
-    (["check", "--jobs", "two"], "llcheck check: argument --jobs: invalid int value: 'two' "
-                                 "(see llcheck check --help)"),
+    (["check", "--jobs", "two"], "llcheck check: argument --jobs: must be a whole number from 1 to 256, "
+                                 "not 'two' (see llcheck check --help)"),
     (["check", "--timeout", "inf"], "llcheck check: argument --timeout: must be a number of seconds above 0 "
                                     "and at most 1,000,000, not 'inf'"),
     (["check", "--timeout", "nan"], "llcheck check: argument --timeout: must be a number of seconds"),
@@ -52,8 +52,8 @@ BAD = [
                                                         "LLCHECK_ENGINE_RUN is set by llcheck itself"),
     (["check", "--engine-cwd", "/no/such/folder"], "llcheck check: argument --engine-cwd: '/no/such/folder' "
                                                    "is not a directory"),
-    (["check", "--engine-memory", "-5"], "llcheck check: argument --engine-memory: expected a whole number "
-                                         "of MiB (0 for no cap), not '-5'"),
+    (["check", "--engine-memory", "-5"], "llcheck check: argument --engine-memory: must be a whole number "
+                                         "of MiB from 0 to 1,048,576, not '-5'"),
     (["check", "--status", "nope"], "llcheck check: argument --status: invalid choice: 'nope'"),
     (["check", "--impl", "reference", "--corpus", CORPUS, "--run", "nothing*"],
      "llcheck check: no case is selected"),
@@ -64,14 +64,17 @@ BAD = [
     (["serve", "--impl", "node engine.js"], "llcheck serve: --impl must be reference or python:MODULE:CLASS"),
     (["serve", "--version-of", "x"], "llcheck serve: --version-of chooses a version of a reading's clause"),
     (["cases", "--list", "--show", "x"], "llcheck cases: argument --show: not allowed with argument --list"),
-    (["perft", "--depth", "deep"], "llcheck perft: argument --depth: invalid int value: 'deep'"),
+    (["perft", "--depth", "deep"], "llcheck perft: argument --depth: must be a whole number from 1 to 40, "
+                                   "not 'deep'"),
     (["perft", "--edition", "classic", "--players", "2", "--seed", "1", "--depth", "2", "--timeout", "-1"],
      "llcheck perft: argument --timeout: must be a number of seconds above 0 and at most 1,000,000, "
      "not '-1'"),
     (["disputes", "--rlimit", "nan", "classic", "z-man-2019"],
-     "llcheck disputes: argument --rlimit: expected a whole number of z3 resource units, not 'nan'"),
-    (["disputes", "classic", "z-man-2019", "--jobs", "0"], "llcheck disputes: --jobs must be at least 1"),
-    (["probe", "--rlimit", "1e308"], "llcheck probe: argument --rlimit: expected a whole number of z3"),
+     "llcheck disputes: argument --rlimit: must be a whole number of z3 resource units from 1 to "
+     "4,294,967,295, not 'nan'"),
+    (["disputes", "classic", "z-man-2019", "--jobs", "0"],
+     "llcheck disputes: argument --jobs: must be a whole number from 1 to 256, not '0'"),
+    (["probe", "--rlimit", "1e308"], "llcheck probe: argument --rlimit: must be a whole number of z3"),
     (["record", "--impl", "reference", "--edition", "classic", "--out", "x.jsonl", "--timeout", "inf"],
      "llcheck record: argument --timeout: must be a number of seconds"),
     (["simulate", "--edition", "fa-guide", "--players", "2", "--version-of", "setup.deck=7"],
@@ -96,7 +99,7 @@ def test_a_real_process_gets_one_line_and_exit_2():
     result = subprocess.run([sys.executable, "-m", "llcheck", "check", "--jobs", "-"],
                             capture_output=True, text=True, timeout=60)
     assert (result.returncode, result.stdout) == (2, "")
-    assert result.stderr == ("llcheck check: argument --jobs: invalid int value: '-' "
+    assert result.stderr == ("llcheck check: argument --jobs: must be a whole number from 1 to 256, not '-' "
                              "(see llcheck check --help)\n")
 
 

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from llcheck.atomic import write_atomic
 from llcheck.baseline.observe import sorted_actions
 from llcheck.baseline.units import choose
 from llcheck.harness.cases import formatted
@@ -115,7 +116,7 @@ def main() -> int:
         return 1 if changed or stale else 0
     for path in changed:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(wanted[path], encoding="utf-8")
+        write_atomic(path, wanted[path])
     for path in stale:
         path.unlink()
     print(f"{len(wanted)} golden files; {len(changed)} written, {len(stale)} removed")

@@ -21,6 +21,7 @@ import json
 import sys
 from pathlib import Path
 
+from llcheck.atomic import write_atomic
 from llcheck.perft import (
     Level,
     ReferenceTree,
@@ -145,7 +146,7 @@ def main() -> int:
                 stale.append(str(path))
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text)
         print(f"wrote {path}")
     for path in stale:
         print(f"{path} is not what the reference engine counts now", file=sys.stderr)

@@ -16,6 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from llcheck.atomic import write_atomic
 from llcheck.mutants import ZOO
 from llcheck.mutants.score import FUZZ_GAMES, MutantScore, default_cases, judge
 
@@ -84,7 +85,7 @@ def main() -> int:
     if args.check:
         same = DOC.is_file() and DOC.read_text(encoding="utf-8") == text
         return 0 if same and all_caught else 1
-    DOC.write_text(text, encoding="utf-8")
+    write_atomic(DOC, text)
     print(text)
     return 0 if all_caught else 1
 

@@ -23,6 +23,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from llcheck.atomic import write_atomic
 from llcheck.fuzz import run_fuzz
 from llcheck.harness.cases import load_corpus
 from llcheck.harness.results import ERRORED, FAILED, Result
@@ -177,7 +178,7 @@ def main() -> int:
             print(f"{KNOWN} is stale: run tools/thirdparty_loveletter005.py", file=sys.stderr)
         return 1 if stale else 0
     KNOWN.parent.mkdir(parents=True, exist_ok=True)
-    KNOWN.write_text(text, encoding="utf-8")
+    write_atomic(KNOWN, text)
     print(f"wrote {KNOWN}")
     if not args.no_explore:
         explore(args.games, args.depth)

@@ -26,6 +26,8 @@ from loveletter_ref.disputes.settle import audit, compare
 from loveletter_ref.disputes.sides import open_side
 from loveletter_ref.spec import known_specs, load_spec
 
+from .atomic import write_atomic
+from .interrupts import unfinished
 from .workers import in_workers
 
 FORMAT = 2
@@ -133,17 +135,19 @@ class Catalogue:
         stale = [e for e in todo if old.get(e.id, {}).get("fingerprint") != marks[e.id]]
         done: dict[str, Any] = {}
         work = [(entry, self.budget, self.rlimit) for entry in stale]
-        for n, (entry, result) in enumerate(zip(stale, in_workers(_settle, work, jobs), strict=True), 1):
-            self._progress(n, len(stale), entry)
-            done[entry.id] = result
+        left = f"{self.output} and {self.data} are left as they were"
+        with unfinished(lambda: f"{len(stale) - len(done)} of {len(stale)} entries to settle ({left})"):
+            for n, (entry, result) in enumerate(zip(stale, in_workers(_settle, work, jobs), strict=True), 1):
+                self._progress(n, len(stale), entry)
+                done[entry.id] = result
         new = {e.id: {"fingerprint": marks[e.id], "result": done[e.id]} if e.id in done else old[e.id]
                for e in todo}
         _retell(new)
         data = {"format": FORMAT, "generated": GENERATED, "budget": asdict(self.budget),
                 "z3_rlimit": self.rlimit, "entries": new}
         self.data.parent.mkdir(parents=True, exist_ok=True)
-        self.data.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        self.output.write_text(render(data), encoding="utf-8")
+        write_atomic(self.data, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+        write_atomic(self.output, render(data))
         return f"{len(stale)} of {len(todo)} entries searched, the rest unchanged"
 
     def _progress(self, n: int, total: int, entry: Entry) -> None:

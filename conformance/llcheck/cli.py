@@ -9,17 +9,18 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import io
 import os
 import signal
 import sys
 import threading
 from collections.abc import Iterator, Sequence
 from types import FrameType
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from loveletter_ref.errors import EngineError, SpecError, escape_controls
 
-from . import __version__, exitcodes
+from . import __version__, exitcodes, interrupts
 from .errors import UsageError
 from .workers import WorkerDied
 
@@ -73,6 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.prog = f"llcheck {args.command}"
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     _plain_streams()
+    interrupts.watch_solvers()
     try:
         with _stop_signals_interrupt():
             return int(args.run(args))
@@ -87,15 +89,44 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"llcheck {args.command}: {exc}", file=sys.stderr)
         return exitcodes.ENGINE
     except KeyboardInterrupt:
-        print(f"llcheck {args.command}: interrupted", file=sys.stderr)
+        left = interrupts.not_run()
+        print(f"llcheck {args.command}: interrupted{'; not run: ' + left if left else ''}", file=sys.stderr)
         return exitcodes.INTERRUPTED
-    except BrokenPipeError:  # the output is gone, so is the verdict: never claim a pass
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush at exit
-        return exitcodes.OUTPUT_CLOSED
+
+
+class _Output(io.RawIOBase):
+    """The standard output's file descriptor, as a reader that may stop reading (`| head -1`):
+    from the first write it refuses (EPIPE) on, every write is dropped, so that the command runs
+    to its end and exits with its own code, whenever the reader stopped."""
+
+    def __init__(self, fd: int):
+        super().__init__()
+        self.fd = fd
+        self.gone = False
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def write(self, data: Any) -> int:
+        if not self.gone:
+            try:
+                return os.write(self.fd, data)
+            except BrokenPipeError:
+                self.gone = True
+        return len(data)
 
 
 def _plain_streams() -> None:
-    """Characters the terminal's encoding lacks are escaped, not a crash (LC_ALL=C, say)."""
+    """Characters the terminal's encoding lacks are escaped, not a crash (LC_ALL=C, say); the real
+    standard output (not a test's capture) forgives a reader that stopped reading (`_Output`)."""
+    if sys.stdout is sys.__stdout__ and sys.stdout is not None:
+        real = sys.stdout
+        real.flush()
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(_Output(real.fileno())), encoding=real.encoding,
+                                      line_buffering=real.line_buffering, write_through=False)
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:

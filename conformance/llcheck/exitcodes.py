@@ -14,6 +14,3 @@ BASELINE_CHANGED = 4
 """(check --baseline) the engine conforms but behaves differently from its baseline."""
 INTERRUPTED = 130
 """Stopped by Ctrl-C; results written so far are kept."""
-OUTPUT_CLOSED = 141
-"""Whoever read the output stopped reading (`| head`): the run was cut short, with no verdict
-(128 + SIGPIPE, as a shell reports a program killed by a closed pipe)."""

@@ -103,6 +103,11 @@ class Progress:
         self.stream.write(self.line() + "\n")
         self.stream.flush()
 
+    def left(self) -> str:
+        """What is not done yet, as a stopped command reports it (`interrupts.unfinished`)."""
+        with self.lock:
+            return f"{self.total - self.done} of {self.total} {self.label}"
+
     def close(self) -> None:
         """Erase the bar, or stop the plain lines."""
         if self.bar is not None:

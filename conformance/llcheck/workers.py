@@ -32,6 +32,8 @@ from multiprocessing.process import BaseProcess
 from types import FrameType
 from typing import Any, TypeVar, cast
 
+from .interrupts import forget_solvers
+
 Item = TypeVar("Item")
 Answer = TypeVar("Answer")
 
@@ -204,6 +206,7 @@ def _worker_signals(cleanup: Callable[[], None] | None) -> None:
     """Leave Ctrl-C and hang-ups to the main process; on SIGTERM run `cleanup` and exit. (Not by
     an exception: hypothesis would take it for a failure of the engine, and one raised in a
     garbage-collector callback is lost.)"""
+    forget_solvers()
     for name in ("SIGINT", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_IGN)

@@ -2,3 +2,7 @@
 
 See docs/probes.md. The public interface is `loveletter_ref.probes.api`.
 """
+
+import z3
+
+z3.set_param("ctrl_c", False)  # a stop signal is the program's to act on, not an "unknown" answer

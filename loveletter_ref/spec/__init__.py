@@ -7,14 +7,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..errors import Problem, SpecError
+from ..errors import Problem, SpecError, escape_controls
 from ..paths import rulebook_dirs, spec_dir
 from .compile import compile_spec
-from .extend import merge
+from .extend import MAX_DEPTH, base_file, merge
 from .model import OPTIONAL_GENERAL_IDS, Card, Clause, ClauseStatus, Edition, Source, Step
 from .schema import schema_problems
 from .semantic import KindOf, semantic_problems
-from .yamlsafe import Positions, load_yaml
+from .yamlsafe import Missing, Positions, Refused, load_yaml
 
 __all__ = [
     "Card", "Clause", "ClauseStatus", "Edition", "Source", "Step", "check_spec", "data_problems", "find_spec",
@@ -41,6 +41,8 @@ def find_spec(name: str | Path) -> Path:
 
     A bundled id wins over a file or folder of the same name in the current directory (write
     ``./classic`` for the file): a word is a path only when it names no bundled spec."""
+    if not str(name):
+        raise SpecError([Problem("''", 1, 1, "the spec name is empty: give a bundled spec id or a file")])
     path = Path(name)
     explicit = isinstance(name, Path) or path.suffix in (".yaml", ".yml") or path.name != name  # a/b, ./b
     known = known_specs()
@@ -113,7 +115,8 @@ def data_problems(data: Any, positions: Positions, file: str) -> list[Problem]:
 
 
 def _document(path: Path, seen: tuple[Path, ...] = ()) -> tuple[Any, Positions]:
-    """A spec file's data with its `extends` base merged in (see `extend`)."""
+    """A spec file's data with its `extends` base merged in (see `extend`); `seen` holds the
+    files that extend this one, so that a cycle of any length is named rather than followed."""
     data, positions = load_yaml(path)
     base = data.get("extends") if isinstance(data, dict) else None
     if not isinstance(base, str):
@@ -125,15 +128,27 @@ def _document(path: Path, seen: tuple[Path, ...] = ()) -> tuple[Any, Positions]:
 
     if data.get("kind") == "reading":
         raise fail("a reading may not extend another spec: it records one rulebook, silences included")
+    editions = {key: spec for key, spec in known_specs().items() if spec.parent.name == "editions"}
     try:
-        base_path = find_spec(base).resolve()
-    except SpecError:
-        raise fail(f"extends {base!r}: no such bundled spec or file") from None
-    if base_path in seen + (path.resolve(),):
-        raise fail(f"extends {base!r}, which extends this file again")
-    if check_spec(base_path):
-        raise fail(f"extends {base!r}, which is not valid (run llcheck validate {base_path})")
-    base_data, _ = _document(base_path, seen + (path.resolve(),))
+        base_path = base_file(path, base, editions)
+    except Missing:
+        raise fail(f"extends {escape_controls(base)!r}: no such bundled edition or file beside "
+                   f"{path.name} (bundled: {', '.join(editions)})") from None
+    except Refused as exc:
+        raise fail(str(exc)) from None
+    chain = seen + (path.resolve(),)
+    if base_path in chain:
+        raise fail(f"extends {escape_controls(base)!r}, which extends this file again")
+    if len(chain) >= MAX_DEPTH:
+        raise fail(f"extends {escape_controls(base)!r}: more than {MAX_DEPTH} editions extend one another")
+    try:
+        base_data, base_positions = _document(base_path, chain)
+        _checked(base_data, base_positions, str(base_path))
+    except SpecError as exc:
+        if seen:  # the first file of the chain names the file that is wrong
+            raise
+        first = exc.problems[0]
+        raise fail(f"extends {escape_controls(base)!r}, which is not valid: {first}") from None
     return merge(base_data, data, positions)
 
 

@@ -10,15 +10,30 @@ the derived file's `extends:` line; the base file is validated on its own.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from .yamlsafe import Pointer, Positions
+from .yamlsafe import MAX_BYTES, Pointer, Positions, confined
+
+MAX_DEPTH = 16
+"""Longest chain of editions extending one another."""
 
 OWN_FIELDS = ("id", "prefix", "title")
 """Header fields every edition states for itself: they name it."""
 
 MERGED_FIELDS = ("cards", "rules", "sources", "extends")
 """Fields merged item by item rather than replaced."""
+
+
+def base_file(spec: Path, base: str, bundled: dict[str, Path]) -> Path:
+    """The file `extends: BASE` of the spec file `spec` names: a bundled edition's by id, else a
+    regular file in the spec's own folder (symlinks followed), resolved; Refused (from
+    `confined`) for anything else, before it is opened."""
+    if base in bundled:
+        return bundled[base].resolve()
+    folder = spec.resolve().parent
+    return confined(folder, base, (folder,), MAX_BYTES, "extends", f"the spec's own folder {folder} "
+                    f"(extends takes a bundled edition, {', '.join(bundled)}, or a file beside {spec.name})")
 
 
 class _Merger:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -14,6 +15,12 @@ from jsonschema.exceptions import ValidationError, relevance
 
 from ..errors import Problem
 from .yamlsafe import Pointer, Positions, locate
+
+MAX_PROBLEMS = 50
+"""Most schema problems reported for one file; a line after them says that more were left out."""
+
+MAX_MESSAGE = 300
+"""Longest schema message, in characters (a value quoted in it is cut)."""
 
 
 @cache
@@ -48,7 +55,7 @@ def _own_words(error: ValidationError) -> str | None:
     """The schema's own message for this failure (its `x-error` by keyword), the value filled in."""
     words = error.schema.get("x-error", {}) if isinstance(error.schema, dict) else {}
     text = words.get(error.validator)
-    return text.replace("{value}", repr(error.instance)) if isinstance(text, str) else None
+    return text.replace("{value}", brief(error.instance)) if isinstance(text, str) else None
 
 
 def _describe(error: ValidationError) -> tuple[Pointer, str]:
@@ -65,12 +72,23 @@ def _describe(error: ValidationError) -> tuple[Pointer, str]:
     return pointer, f"{pointer_text(pointer)}: {short_message(error)}"
 
 
+def brief(value: Any) -> str:
+    """`repr(value)` when it is short, else the value named by its kind and size."""
+    quoted = repr(value)
+    return quoted if len(quoted) <= 80 else _kind(value)
+
+
 def short_message(error: ValidationError) -> str:
-    """jsonschema's message with a long value it quotes (a whole list or mapping) named by its kind."""
-    quoted = repr(error.instance)
-    if len(quoted) <= 80 or not error.message.startswith(quoted):
-        return error.message
-    return _kind(error.instance) + error.message[len(quoted):]
+    """jsonschema's message with a long value it quotes (a whole list or mapping) named by its
+    kind, and cut to MAX_MESSAGE characters whatever else it holds."""
+    message = error.message
+    if len(message) > 80:
+        quoted = repr(error.instance)
+        if len(quoted) > 80 and message.startswith(quoted):
+            message = _kind(error.instance) + message[len(quoted):]
+    if len(message) <= MAX_MESSAGE:
+        return message
+    return f"{message[:MAX_MESSAGE]}... ({len(message) - MAX_MESSAGE:,} more characters)"
 
 
 def _kind(value: Any) -> str:
@@ -85,11 +103,16 @@ def _kind(value: Any) -> str:
 def schema_problems(data: Any, positions: Positions, file: str, schema_path: Path) -> list[Problem]:
     """Every schema violation of `data`, as located problems sorted by position."""
     found: list[Problem] = []
-    for error in _errors(data, schema_path):
+    errors = _errors(data, schema_path)
+    for error in itertools.islice(errors, MAX_PROBLEMS):
         pointer, message = _describe(error)
         line, col = locate(positions, pointer)
         found.append(Problem(file, line, col, message))
-    return sorted(set(found), key=lambda p: (p.line, p.col, p.message))
+    shown = sorted(set(found), key=lambda p: (p.line, p.col, p.message))
+    if next(errors, None) is not None:
+        shown.append(Problem(file, shown[-1].line, shown[-1].col,
+                             f"more schema problems not shown (at most {MAX_PROBLEMS} are reported)"))
+    return shown
 
 
 def _errors(data: Any, schema_path: Path) -> Iterator[ValidationError]:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import Problem, with_article
+from ..errors import Problem, SpecError, with_article
 from .model import (
     GENERAL_KINDS,
     MODIFIER_OF,
@@ -18,7 +18,10 @@ from .model import (
     Edition,
     table_lookup,
 )
-from .yamlsafe import Pointer, Positions, locate
+from .yamlsafe import Missing, Pointer, Positions, Refused, confined, decode, locate, read_regular
+
+MAX_RULEBOOK_BYTES = 1_000_000
+"""Largest rulebook file a quote is checked against (the shared ones are under 10 kB)."""
 
 CARD_KINDS = STEP_KINDS + tuple(MODIFIER_OF) + PROPERTY_KINDS
 ALL_GENERAL_KINDS = GENERAL_KINDS + OPTIONAL_GENERAL_KINDS
@@ -461,19 +464,27 @@ class _Checks:
 
 def _read_rulebook(folders: tuple[Path, ...], file: str) -> list[str] | str:
     """The lines of `file` in the first of `folders` that holds it, or why they cannot be read (the
-    same words for every file of a missing folder)."""
+    same words for every file of a missing folder). Only a regular file inside the folders, symlinks
+    followed, is ever opened, and the words never tell anything of another file."""
     missing = [folder for folder in folders if not folder.is_dir()]
     if missing:
         return (f"rulebooks folder {missing[0]} does not exist (LLCHECK_RULEBOOKS must name the folders "
                 "that hold the rulebook files)")
-    path = next((folder / file for folder in folders if (folder / file).is_file()), None)
-    if path is None:
-        return (f"rulebook file {file!r} is not in {' or '.join(map(str, folders))} (add the folder that "
-                "holds it to LLCHECK_RULEBOOKS, or mark the quotes as paraphrases)")
-    try:
-        return path.read_text(encoding="utf-8").split("\n")
-    except (OSError, UnicodeDecodeError) as exc:
-        return f"rulebook file {path} cannot be read: {getattr(exc, 'strerror', None) or exc}"
+    for folder in folders:
+        try:
+            path = confined(folder, file, folders, MAX_RULEBOOK_BYTES, "rulebook file",
+                            f"the rulebook folders ({', '.join(map(str, folders))})")
+            return decode(read_regular(path, MAX_RULEBOOK_BYTES), str(path)).split("\n")
+        except Missing:
+            continue
+        except Refused as exc:
+            return str(exc)
+        except SpecError as exc:
+            return f"rulebook file {file!r} cannot be read: {exc.problems[0].message}"
+        except OSError as exc:
+            return f"rulebook file {file!r} cannot be read: {exc.strerror or exc}"
+    return (f"rulebook file {file!r} is not in {' or '.join(map(str, folders))} (add the folder that "
+            "holds it to LLCHECK_RULEBOOKS, or mark the quotes as paraphrases)")
 
 
 def _novel(clause: dict[str, Any]) -> bool:

@@ -7,18 +7,26 @@ located message instead of exhausting memory.
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from ..errors import Problem, SpecError
+from ..errors import Problem, SpecError, escape_controls
 
 MAX_BYTES = 2_000_000
 """Largest file accepted, in bytes."""
 
 MAX_NODES = 200_000
 """Largest number of values a document may expand to (aliases count each time they are used)."""
+
+MAX_EXPANDED_CHARS = 10_000_000
+"""Most characters the strings of a document may expand to (an aliased string counts each time)."""
+
+MAX_INT_DIGITS = 100
+"""Longest integer accepted in any input file, in digits (Python refuses beyond 4,300 anyway)."""
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's parser when PyYAML was built with it (about ten times faster), else the pure one."""
@@ -45,6 +53,7 @@ class _Builder:
         self.loader = loader
         self.positions: Positions = {}
         self.budget = MAX_NODES
+        self.chars = MAX_EXPANDED_CHARS
 
     def fail(self, node: yaml.Node, message: str) -> SpecError:
         mark = node.start_mark
@@ -62,7 +71,19 @@ class _Builder:
             return self._mapping(node, path)
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
-        return self.loader.construct_object(node, deep=True)
+        return self._scalar(node)
+
+    def _scalar(self, node: yaml.Node) -> Any:
+        self.chars -= len(node.value)
+        if self.chars < 0:
+            raise self.fail(node, f"document expands to more than {MAX_EXPANDED_CHARS:,} characters "
+                                  "(aliases of long strings?); refusing it")
+        if node.tag == "tag:yaml.org,2002:int" and len(node.value) > MAX_INT_DIGITS:
+            raise self.fail(node, f"an integer of {len(node.value):,} digits (at most {MAX_INT_DIGITS})")
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except (ValueError, OverflowError) as exc:
+            raise self.fail(node, f"unusable value: {exc}") from None
 
     def _mapping(self, node: yaml.MappingNode, path: Pointer) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -71,7 +92,7 @@ class _Builder:
                 raise self.fail(key_node, "merge keys (<<) are not supported")
             if not isinstance(key_node, yaml.ScalarNode):
                 raise self.fail(key_node, "mapping keys must be plain strings or numbers")
-            key = self.loader.construct_object(key_node)
+            key = self._scalar(key_node)
             if not isinstance(key, (str, int)) or isinstance(key, bool):
                 raise self.fail(key_node, f"mapping key {key!r} must be a string or an integer")
             key = str(key)
@@ -97,6 +118,52 @@ def read_bounded(path: str | Path, max_bytes: int) -> bytes:
     return raw
 
 
+class Refused(Exception):
+    """A path a file names is not one it may read; the message names the path, nothing of any file."""
+
+
+class Missing(Refused):
+    """A path a file names, inside the folders it may read, names no file."""
+
+
+def confined(base: Path, name: str, folders: tuple[Path, ...], max_bytes: int, what: str,
+             region: str) -> Path:
+    """The path `name` names from the folder `base`, resolved (symlinks followed), when it is a
+    regular file of at most `max_bytes` inside one of `folders`; else Refused, decided from the
+    path and its metadata before anything is opened (a FIFO would block; /proc and devices are
+    not files). `what` names the path in messages ("rulebook file"), `region` what it may read."""
+    shown = escape_controls(name)
+    try:
+        real = (base / name).resolve()
+        inside = any(real.is_relative_to(folder.resolve()) for folder in folders)
+    except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL in the name, ...
+        raise Refused(f"{what} {shown!r} cannot be looked up") from None
+    if not inside:
+        raise Refused(f"{what} {shown!r} is outside {escape_controls(region)}")
+    try:
+        info = os.stat(real)
+    except (OSError, ValueError):
+        raise Missing(f"{what} {shown!r} does not exist") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise Refused(f"{what} {shown!r} is not a regular file")
+    if info.st_size > max_bytes:
+        raise Refused(f"{what} {shown!r} is larger than the limit of {max_bytes:,} bytes")
+    return real
+
+
+def read_regular(path: Path, max_bytes: int) -> bytes:
+    """The bytes of a file `confined` accepted, opened without blocking and checked again once
+    open (the path may have been swapped meanwhile): Refused if it is no longer a regular file."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise Refused(f"{escape_controls(str(path))!r} is not a regular file")
+        raw = handle.read(max_bytes + 1)
+    if len(raw) > max_bytes:
+        raise Refused(f"{escape_controls(str(path))!r} is larger than the limit of {max_bytes:,} bytes")
+    return raw
+
+
 def read_text(path: Path, max_bytes: int = MAX_BYTES) -> str:
     """Read a UTF-8 file, refusing oversized or badly encoded input with a located error."""
     name = str(path)
@@ -116,7 +183,7 @@ def decode(raw: bytes, name: str) -> str:
     except UnicodeDecodeError as exc:
         before = raw[: exc.start]
         line = before.count(b"\n") + 1
-        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1  # in characters
         raise SpecError([Problem(name, line, col, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})")]) \
             from None
 
@@ -138,12 +205,23 @@ def parse_yaml(text: str, name: str) -> tuple[Any, Positions]:
                 from None
         message = " ".join(str(part) for part in (exc.context, exc.problem) if part)
         raise SpecError([Problem(name, line, col, f"malformed YAML: {message}")]) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML refuses (NUL, ESC): located by position
+        line, col = _line_col(text, exc.position)
+        char = chr(exc.character) if isinstance(exc.character, int) else str(exc.character)
+        raise SpecError([Problem(name, line, col, f"the character {char!r} (U+{ord(char[:1] or ' '):04X}) "
+                                                  "is not allowed in YAML")]) from None
     except yaml.YAMLError as exc:
         raise SpecError([Problem(name, 1, 1, f"malformed YAML: {exc}")]) from None
     except RecursionError:
         raise SpecError([Problem(name, 1, 1, "document is nested too deeply")]) from None
     finally:
         loader.dispose()
+
+
+def _line_col(text: str, position: int) -> tuple[int, int]:
+    """1-based LINE:COL of the character at `position` of `text`."""
+    before = text[:position]
+    return before.count("\n") + 1, position - (before.rfind("\n") + 1) + 1
 
 
 def _char_at(text: str, line: int, col: int) -> str:

@@ -8,8 +8,6 @@ that a file cut short is recognised. Nothing in it depends on when or where it w
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -21,6 +19,7 @@ from jsonschema import Draft202012Validator
 from loveletter_ref.spec.schema import pointer_text
 from loveletter_ref.spec.yamlsafe import TooLarge, read_bounded
 
+from ..atomic import write_atomic
 from ..errors import UsageError
 from ..paths import conformance_dir
 from .delta import Json
@@ -117,30 +116,9 @@ def schema_path() -> Path:
 
 
 def write(baseline: Baseline, path: str) -> int:
-    """Write the file all at once (a temporary file renamed over `path`); its size in bytes.
-
-    OSError when the folder cannot be written; an interrupted write leaves `path` as it was.
-    """
-    data = baseline.text().encode("utf-8")
-    target = Path(path)
-    mode = target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~_umask()
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return len(data)
-
-
-def _umask() -> int:
-    """The process's file creation mask (reading it means setting it, so it is set back at once)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+    """Write the file all at once (`write_atomic`); its size in bytes. OSError when the folder
+    cannot be written; an interrupted write leaves `path` as it was."""
+    return write_atomic(path, baseline.text())
 
 
 def read(path: str) -> Baseline:

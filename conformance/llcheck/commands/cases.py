@@ -18,6 +18,7 @@ from pathlib import Path
 from loveletter_ref.spec import load_spec
 
 from .. import exitcodes
+from ..atomic import write_atomic
 from ..engines.pipes import printable
 from ..errors import UsageError
 from ..harness.cases import (
@@ -218,7 +219,7 @@ def _format(root: Path | None) -> int:
             problems += exc.problems
             continue
         if text != canonical:
-            path.write_text(canonical, encoding="utf-8", newline="\n")
+            write_atomic(path, canonical)
             rewritten += 1
             print(f"{path}: reformatted")
     for problem in problems:

@@ -28,7 +28,8 @@ from loveletter_ref.plural import counted
 from loveletter_ref.spec import Edition, known_specs, load_spec
 
 from .. import campaigns, exitcodes, progress
-from ..arguments import seconds
+from ..arguments import JOBS, SEED, seconds, whole
+from ..atomic import write_atomic
 from ..baseline import checking as baseline
 from ..baseline import report as baseline_report
 from ..baseline.record import recovery
@@ -42,7 +43,7 @@ from ..harness import lastfailed
 from ..harness.cases import STATUSES, Case, load_corpus, readings
 from ..harness.junit import junit_xml
 from ..harness.known import KnownFailures
-from ..harness.report import Report, ResultsStream, RunInfo, open_output, write_json
+from ..harness.report import Report, ResultsStream, RunInfo, json_text, open_output
 from ..harness.results import BAD, ERRORED, FAILED, UNEXPECTED_PASS, Result, Tally
 from ..harness.runner import run_cases
 from ..harness.select import DEFAULT_GROUPS, Selection
@@ -54,8 +55,11 @@ from ..specs import as_described
 DEFAULT_IMPL = "python -m llcheck serve"
 """How reports name the default engine: the bundled reference engine over the protocol."""
 
-MAX_JOBS = 256
-"""The most engines run at once (--jobs)."""
+MAX_FUZZ = 1_000_000
+"""Most games --fuzz plays."""
+
+MAX_RESULTS = 1_000_000
+"""Most failures --max-fail waits for."""
 
 FUZZ_DIR = "llcheck-results/fuzz"
 """Where --fuzz saves the cases it finds, unless --fuzz-dir says otherwise."""
@@ -77,7 +81,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "over the protocol)")
     engine.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
                         help="seconds a protocol engine may take to answer one request (default 10)")
-    engine.add_argument("--jobs", type=int, default=1, metavar="N",
+    engine.add_argument("--jobs", type=JOBS, default=1, metavar="N",
                         help="engines run in parallel, one case at a time each; --properties and --fuzz "
                              "share the editions and player counts among N processes (default 1)")
     engine.add_argument("--validate-protocol", action="store_true",
@@ -114,9 +118,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     more.add_argument("--properties", action="store_true",
                       help="also check the invariants of docs/properties.md, per edition and player count")
     more.add_argument("--profile", default="ci", help="hypothesis profile of --properties (default ci)")
-    more.add_argument("--fuzz", type=int, metavar="N",
+    more.add_argument("--fuzz", type=whole(1, MAX_FUZZ, "games"), metavar="N",
                       help="also fuzz N games per edition and player count against the reference engine")
-    more.add_argument("--seed", type=int, default=0, help="seed of --properties and --fuzz (default 0)")
+    more.add_argument("--seed", type=SEED, default=0, help="seed of --properties and --fuzz (default 0)")
     more.add_argument("--fuzz-dir", default=FUZZ_DIR, metavar="DIR",
                       help=f"where --fuzz saves the cases it finds (default {FUZZ_DIR})")
     more.add_argument("--fuzz-ignore", action="append", default=[], metavar="CLAUSE",
@@ -131,7 +135,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--results", metavar="FILE", help="stream one JSON line per result as the run goes")
     out.add_argument("-x", "--exitfirst", action="store_const", const=1, dest="max_fail",
                      help="stop at the first failure: --max-fail 1")
-    out.add_argument("--max-fail", type=int, metavar="N",
+    out.add_argument("--max-fail", type=whole(1, MAX_RESULTS, "failures"), metavar="N",
                      help="stop after N failed, errored or unexpectedly passing results; the cases, "
                           "properties and fuzzing not reached are not run (exit code 1)")
     out.add_argument("-q", "--quiet", action="store_true", help="leave out the per-clause and per-tag tables")
@@ -150,14 +154,6 @@ def _fuzz_ignored(clauses: list[str], specs: list[Edition]) -> tuple[str, ...]:
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    if args.fuzz is not None and args.fuzz < 1:
-        raise UsageError("--fuzz must be at least 1")
-    if args.max_fail is not None and args.max_fail < 1:
-        raise UsageError("--max-fail must be at least 1")
-    if args.jobs > MAX_JOBS:
-        raise UsageError(f"--jobs must be at most {MAX_JOBS}")
     cpus = os.cpu_count() or 1
     if args.jobs > max(2, cpus):
         print(f"llcheck check: warning: --jobs {args.jobs} on {cpus} CPUs: the engines will share them "
@@ -169,11 +165,10 @@ def _check_names(args: argparse.Namespace) -> None:
     if args.assume is not None and args.assume not in readings():
         raise UsageError(f"--assume {printable(args.assume, 100)}: no such rulebook reading (readings: "
                          f"{', '.join(sorted(readings()))})")
-    if args.properties:
-        known = campaigns.profile_names()
-        if known and args.profile not in known:
-            raise UsageError(f"--profile {printable(args.profile, 100)}: no such hypothesis profile "
-                             f"(profiles: {', '.join(known)})")
+    known = campaigns.profile_names()  # checked whether or not --properties is given
+    if known and args.profile not in known:
+        raise UsageError(f"--profile {printable(args.profile, 100)}: no such hypothesis profile "
+                         f"(profiles: {', '.join(known)})")
 
 
 OUTPUTS = ("results", "json", "junit")
@@ -250,7 +245,9 @@ def _same_file(one: str, two: str) -> bool:
 
 class _Outputs:
     """The report files: checked before the run so that a bad path fails early, and opened (emptied)
-    only when the run begins, so that a usage error found before it leaves them as they were.
+    only when the run begins, so that a usage error found before it leaves them as they were. The
+    results stream is written line by line; the JSON and JUnit reports at the end, each at once
+    (`write_atomic`): a run stopped, even by SIGKILL, leaves them empty, never half written.
 
     A report that cannot be written (a full disk, say) is named in `problems` and on stderr; the
     run goes on and ends with exit code 2.
@@ -269,6 +266,8 @@ class _Outputs:
         for option, path in self.paths.items():
             try:
                 self.files[option] = open_output(path)
+                if option != "results":
+                    self.files[option].close()  # emptied now; written whole at the end
             except OSError as exc:
                 self._problem(option, exc)
         if "results" in self.files:
@@ -288,11 +287,11 @@ class _Outputs:
         if stream is not None:
             self._write("results", lambda: stream.end(report))
         if "json" in self.files:
-            self._write("json", lambda: write_json(self.files["json"], report))
+            self._write("json", lambda: write_atomic(self.paths["json"], json_text(report)))
         if "junit" in self.files:
-            self._write("junit", lambda: _write_junit(self.files["junit"], report))
+            self._write("junit", lambda: write_atomic(self.paths["junit"], _junit_text(report)))
 
-    def _write(self, option: str, write: Callable[[], None]) -> bool:
+    def _write(self, option: str, write: Callable[[], object]) -> bool:
         """Run `write`; on an OSError note the problem, close the file and return False."""
         try:
             write()
@@ -324,9 +323,8 @@ def _check_writable(option: str, path: str) -> None:
             os.unlink(path)
 
 
-def _write_junit(out: IO[str], report: Report) -> None:
-    with out:
-        out.write(junit_xml(report, baseline_report.junit_suites(report.baseline or [])).decode("utf-8"))
+def _junit_text(report: Report) -> bytes:
+    return junit_xml(report, baseline_report.junit_suites(report.baseline or []))
 
 
 class _Replay:
@@ -491,8 +489,8 @@ def run(args: argparse.Namespace) -> int:
     with StopSignals() as signals:
         code = _run(args, signals)
     if signals.received and code == exitcodes.INTERRUPTED:
-        print(f"llcheck check: stopped by {signals.received}; the results reached so far are kept",
-              file=sys.stderr)
+        print(f"llcheck check: stopped by {signals.received}; the results reached so far are kept"
+              f"{'; not run: ' + signals.left if signals.left else ''}", file=sys.stderr)
     return code
 
 
@@ -547,6 +545,8 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
         interrupted = baselines.run(make_engine, session.selection, corpus, args.corpus)
     elif baselines is not None:  # stopped before the replay: its cases and games are not run
         baselines.stopped(session.selection)
+    if interrupted:
+        signals.left = session.left()
     with signals.held():
         return session.finish(checked, interrupted)
 
@@ -634,6 +634,7 @@ class _Session:
         self.bad = 0
         self.halted = False
         """True once --max-fail results went wrong: what is left is not run."""
+        self.campaigns_begun = False
         outputs.begin(info)
 
     def record(self, result: Result) -> None:
@@ -656,6 +657,7 @@ class _Session:
     def campaigns(self, make_engine: campaigns.MakeEngine, editions: list[str]) -> bool:
         """Run --properties and --fuzz; True when interrupted. A usage error stops them and is kept."""
         args = self.args
+        self.campaigns_begun = True
         specs = _specs(editions, self.files)
         wanted = self.selection.wants_id
         for result_id in _campaign_ids(args, specs):  # the reports' order, whatever order they finish in
@@ -679,6 +681,17 @@ class _Session:
             self.usage_error = exc
         return False
 
+    def left(self) -> str:
+        """What a stopped run did not run: its cases and campaign seats without a result, and the
+        campaigns it never began."""
+        done = {result.id for result in self.results}
+        missing = sum(1 for result_id in self.rank if result_id not in done)
+        parts = [f"{missing} of {len(self.rank)} cases and campaign seats"] if missing else []
+        if not self.campaigns_begun:
+            parts += [option for option, asked in (("--properties", self.args.properties),
+                                                   ("--fuzz", self.args.fuzz)) if asked]
+        return ", ".join(parts) or "nothing"
+
     def finish(self, seconds: float, interrupted: bool) -> int:
         """Order the results, write every report, print the text report; the exit code."""
         self.progress.close()
@@ -689,7 +702,8 @@ class _Session:
             code = exitcodes.INTERRUPTED
         else:
             code = _verdict_code(results)
-        report = Report(self.info, results, seconds, interrupted, code)
+        report = Report(self.info, results, seconds, interrupted, code,
+                        not_run=self.left() if interrupted else "")
         record = baseline_report.record_command(self.info.impl, engine_options.given(self.args), self.paths)
         if self.baselines is not None:
             report.exit_code = code = self.baselines.exit_code(code)

@@ -41,7 +41,7 @@ from loveletter_ref.disputes import (
 )
 
 from .. import exitcodes
-from ..arguments import rlimit
+from ..arguments import GAMES, JOBS, Z3_UNITS
 from ..catalogue import DEFAULT_BUDGET, DEFAULT_DATA, DEFAULT_OUTPUT, DEFAULT_Z3, Catalogue
 from ..errors import UsageError
 from ..progress import Status
@@ -65,10 +65,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--all", action="store_true", help="settle every bundled reading; write the report")
     parser.add_argument("--version-of", action="append", metavar="CLAUSE=N",
                         help="play version N of a contradicted clause (on whichever side has it)")
-    parser.add_argument("--rlimit", type=rlimit, default=None, metavar="N",
+    parser.add_argument("--rlimit", type=Z3_UNITS, default=None, metavar="N",
                         help=f"z3's resource limit per solver call, in rlimit units (solver steps, "
                              f"the same at any load; default {RLIMIT}; --all: {DEFAULT_Z3})")
-    parser.add_argument("--games", type=int, default=None, metavar="N",
+    parser.add_argument("--games", type=GAMES, default=None, metavar="N",
                         help=f"games per player count in the broad search (default {Budget.games})")
     parser.add_argument("--no-alone", action="store_true",
                         help="do not also settle clauses on their own (those undecided, or vacuous "
@@ -82,14 +82,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="--all: only check that the files are up to date")
     parser.add_argument("--refresh", action="store_true",
                         help="--all: search again even where the specs did not change")
-    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+    parser.add_argument("--jobs", type=JOBS, default=1, metavar="N",
                         help="--all: settle entries in N processes (the results do not depend on N)")
 
 
 def run(args: argparse.Namespace) -> int:
-    for option, value in (("--games", args.games), ("--jobs", args.jobs)):
-        if value is not None and value < 1:
-            raise UsageError(f"{option} must be at least 1")
     if args.all:
         if args.specs:
             raise UsageError("--all takes no spec names")

@@ -18,7 +18,7 @@ from loveletter_ref import Game
 from loveletter_ref.spec import Edition
 
 from .. import exitcodes
-from ..arguments import seconds
+from ..arguments import MAX_PLAYERS, PLAYERS, SEED, seconds, whole
 from ..engines import options as engine_options
 from ..engines.base import Engine, EngineFailure
 from ..engines.guard import described
@@ -57,15 +57,17 @@ EXAMPLES = """examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--edition", metavar="NAME|FILE", help="the edition of the deal")
-    parser.add_argument("--players", type=int, help="player count of the deal")
+    parser.add_argument("--players", type=PLAYERS, help="player count of the deal")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--deck", metavar="CARDS",
                         help="the full deck, top first, comma-separated (names keep their spaces)")
-    source.add_argument("--seed", type=int, help="the deck the reference engine shuffles from this seed")
+    source.add_argument("--seed", type=SEED, help="the deck the reference engine shuffles from this seed")
     source.add_argument("--table", nargs="?", const="all", metavar="EDITION|FILE",
                         help="check every deal of the published tables (default: all editions)")
-    parser.add_argument("--first", type=int, default=0, metavar="SEAT", help="who starts (default 0)")
-    parser.add_argument("--depth", type=int, help="count to this depth (--table: at most this deep)")
+    parser.add_argument("--first", type=whole(0, MAX_PLAYERS - 1), default=0, metavar="SEAT",
+                        help="who starts (default 0)")
+    parser.add_argument("--depth", type=whole(1, MAX_DEPTH),
+                        help="count to this depth (--table: at most this deep)")
     parser.add_argument("--divide", action="store_true", help="split the count by first move")
     parser.add_argument("--impl", metavar="ENGINE",
                         help="compare this engine with the reference (reference, python:MODULE:CLASS "
@@ -86,8 +88,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if args.depth is not None and not 1 <= args.depth <= MAX_DEPTH:
-        raise UsageError(f"--depth must be between 1 and {MAX_DEPTH}")
     if args.table is not None:
         return _run_table(args)
     deal, edition = _deal(args)

@@ -26,8 +26,9 @@ from loveletter_ref.probes.unroll import encodable
 from loveletter_ref.spec import OPTIONAL_GENERAL_IDS, Edition, known_specs
 
 from .. import exitcodes
-from ..arguments import rlimit
+from ..arguments import JOBS, PLAYERS, Z3_UNITS
 from ..errors import UsageError
+from ..interrupts import unfinished
 from ..progress import Status
 from ..specs import check_players, edition_arg, parse_choices, version_choices
 from ..workers import in_workers
@@ -42,18 +43,18 @@ EXAMPLES = """examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--edition", action="append", metavar="NAME|FILE",
                         help="spec to probe (repeatable; default: every bundled edition)")
-    parser.add_argument("--players", action="append", type=int, metavar="N",
+    parser.add_argument("--players", action="append", type=PLAYERS, metavar="N",
                         help="player count (repeatable; default: every count the spec allows)")
     parser.add_argument("--query", action="append", metavar="NAME",
                         help=f"query to answer (repeatable; default: all, then {CLAUSE}KEY for each "
                              f"silent clause of the spec): {', '.join(QUERIES)}, {CLAUSE}KEY (where a "
                              "game first needs the clause KEY, e.g. baron.tie)")
-    parser.add_argument("--rlimit", type=rlimit, default=RLIMIT, metavar="N",
+    parser.add_argument("--rlimit", type=Z3_UNITS, default=RLIMIT, metavar="N",
                         help=f"z3 resource units allowed each solver call of a query (default {RLIMIT}, "
                              "about a minute; a count of solver steps, so the answers do not depend on "
                              "the machine's load); encoding each spec and player count and proving its "
                              "invariant come first, once, and are not counted")
-    parser.add_argument("--jobs", type=int, default=1, metavar="J",
+    parser.add_argument("--jobs", type=JOBS, default=1, metavar="J",
                         help="spec and player-count combinations probed in parallel (default 1)")
     parser.add_argument("--version-of", action="append", metavar="CLAUSE=N",
                         help="for a reading: probe version N of a contradicted clause")
@@ -181,8 +182,6 @@ def _names(args: argparse.Namespace, editions: list[Edition]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
     editions = _editions(args)
     names = _names(args, editions)
     jobs = []
@@ -195,20 +194,21 @@ def run(args: argparse.Namespace) -> int:
             print(f"llcheck probe: skipping {edition.id} with {players} players: {exc}", file=sys.stderr)
             continue
         jobs.append((edition, players))
-    reports = []
+    reports: list[dict[str, Any]] = []
     failed = False
     status = Status()
     status(_working(jobs, 0))
     try:
-        for report in _results(args, jobs, names):
-            reports.append(report)
-            failed |= any(r["surprise"] for r in report["results"])
-            status.close()
-            if not args.json:
-                _print(report)
-                sys.stdout.flush()
-            if len(reports) < len(jobs):
-                status(_working(jobs, len(reports)))
+        with unfinished(lambda: f"{len(jobs) - len(reports)} of {len(jobs)} editions and player counts"):
+            for report in _results(args, jobs, names):
+                reports.append(report)
+                failed |= any(r["surprise"] for r in report["results"])
+                status.close()
+                if not args.json:
+                    _print(report)
+                    sys.stdout.flush()
+                if len(reports) < len(jobs):
+                    status(_working(jobs, len(reports)))
     finally:
         status.close()
         if args.json:

@@ -23,7 +23,7 @@ from pathlib import Path
 from loveletter_ref.spec import load_spec
 
 from .. import exitcodes
-from ..arguments import seconds
+from ..arguments import MAX_GAMES, SEED, seconds, whole
 from ..baseline.observe import canonical
 from ..baseline.record import EngineSlot, Plan, record, recovery
 from ..baseline.store import Baseline, BaselineError, read, write
@@ -33,7 +33,7 @@ from ..engines.loader import engine_factory, start_failure
 from ..engines.pipes import printable
 from ..errors import UsageError
 from ..harness.cases import STATUSES, load_corpus
-from ..interrupts import StopSignals
+from ..interrupts import StopSignals, unfinished
 from ..progress import Progress
 
 DEFAULT_GAMES = 2
@@ -57,9 +57,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the baseline file to write; when it is already a baseline, its settings are "
                              "the defaults of the options below")
     parser.add_argument("--edition", metavar="E", help="the edition to record (one per file)")
-    parser.add_argument("--games", type=int, metavar="N",
+    parser.add_argument("--games", type=whole(0, MAX_GAMES, "games"), metavar="N",
                         help=f"random games per player count (default {DEFAULT_GAMES})")
-    parser.add_argument("--seed", type=int, metavar="S", help="seed of the random games (default 0)")
+    parser.add_argument("--seed", type=SEED, metavar="S", help="seed of the random games (default 0)")
     parser.add_argument("--status", action="append", choices=STATUSES, metavar="FOLDER",
                         help=f"corpus folders to record (default all: {', '.join(STATUSES)})")
     parser.add_argument("--corpus", metavar="DIR",
@@ -94,8 +94,6 @@ def _plan(args: argparse.Namespace, previous: Baseline | None) -> Plan:
     if edition_name is None:
         raise UsageError("--edition is required (or --out must name a baseline to record again)")
     games = args.games if args.games is not None else before.get("games", DEFAULT_GAMES)
-    if games < 0:
-        raise UsageError("--games must be 0 or more")
     corpus = args.corpus if args.corpus is not None else before.get("corpus")
     groups = tuple(args.status or before.get("groups") or STATUSES)
     edition = load_spec(edition_name)
@@ -148,7 +146,8 @@ def _record(args: argparse.Namespace, slot: EngineSlot, plan: Plan) -> Baseline:
                          f"{', '.join(hello.editions) or 'nothing'})")
     progress = Progress(plan.total, "cases and games")
     try:
-        return record(slot, plan, progress.update)
+        with unfinished(lambda: f"{progress.left()} (--out {printable(args.out)} is left as it was)"):
+            return record(slot, plan, progress.update)
     finally:
         progress.close()
 

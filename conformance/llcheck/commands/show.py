@@ -66,7 +66,7 @@ def _counts(edition: Edition) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     if (args.spec is None) == (args.edition is None):
         raise UsageError("give the spec to show, as NAME|FILE or --edition NAME|FILE (one of them)")
-    edition = edition_arg(args.spec or args.edition)
+    edition = edition_arg(args.spec if args.spec is not None else args.edition)
     if args.json:
         print(json.dumps(_as_json(edition), indent=2, ensure_ascii=False))
         return exitcodes.OK

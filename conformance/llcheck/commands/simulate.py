@@ -27,7 +27,8 @@ from loveletter_ref.engine import DECIDING
 from loveletter_ref.errors import RuleGapError
 
 from .. import exitcodes
-from ..errors import UsageError
+from ..arguments import GAMES, PLAYERS, SEED
+from ..interrupts import unfinished
 from ..progress import Progress
 from ..specs import check_players, edition_arg, parse_choices, version_choices
 
@@ -41,17 +42,14 @@ EXAMPLES = """examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--edition", required=True, metavar="NAME|FILE",
                         help="the edition or reading to play: a bundled id or a spec file")
-    parser.add_argument("--players", type=int, required=True, metavar="N", help="players at the table")
-    parser.add_argument("--games", type=int, default=1000, metavar="G", help="games to play (default 1000)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S",
+    parser.add_argument("--players", type=PLAYERS, required=True, metavar="N", help="players at the table")
+    parser.add_argument("--games", type=GAMES, default=1000, metavar="G", help="games to play (default 1000)")
+    parser.add_argument("--seed", type=SEED, default=0, metavar="S",
                         help="seed of the deals and choices: the same seed plays the same games (default 0)")
     parser.add_argument("--version-of", action="append", metavar="CLAUSE=N",
                         help="for a reading: play version N of a contradicted clause")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
-
-MAX_GAMES = 1_000_000_000
-"""The most games one run plays (about twelve days of play: a larger count is a typo)."""
 
 MID_ROUND = "game_won_mid_round"
 """The ending of a round that stops without a `round_end` event: the game ended during it."""
@@ -130,12 +128,11 @@ def _summary(values: list[int]) -> dict[str, float]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 1 <= args.games <= MAX_GAMES:
-        raise UsageError(f"--games must be between 1 and {MAX_GAMES:,}")
     progress = Progress(args.games, "games")
     try:
-        stats = simulate(args.edition, args.players, args.games, args.seed,
-                         version_choices([args.edition], parse_choices(args.version_of))[0], progress)
+        with unfinished(progress.left):
+            stats = simulate(args.edition, args.players, args.games, args.seed,
+                             version_choices([args.edition], parse_choices(args.version_of))[0], progress)
     finally:
         progress.close()
     if args.json:

@@ -19,9 +19,10 @@ from loveletter_ref.errors import SpecError
 from loveletter_ref.spec import Edition, load_spec
 
 from .. import exitcodes
+from ..atomic import write_atomic
 from ..engines.base import Hello
 from ..errors import UsageError
-from ..harness.report import Report, RunInfo, open_output, write_json
+from ..harness.report import Report, RunInfo, json_text
 from ..harness.results import Result, Tally
 from ..harness.runner import run_case
 from ..harness.text import text_report
@@ -50,12 +51,8 @@ def run(args: argparse.Namespace) -> int:
         games = [game for name in args.logs for game in read_logs(Path(name))
                  if args.game is None or game.number == args.game]
         specs = {game.edition: _edition(game) for game in games}
-        out = open_output(args.json) if args.json else None
     except (LogError, UsageError) as exc:
         print(f"llcheck verify: {exc}", file=sys.stderr)
-        return exitcodes.BAD_INPUT
-    except OSError as exc:
-        print(f"llcheck verify: cannot write {args.json}: {exc.strerror or exc}", file=sys.stderr)
         return exitcodes.BAD_INPUT
     results, notes = verify_games(games, specs)
     code = exitcodes.OK if Tally.of(results).ok else exitcodes.FAILED
@@ -70,8 +67,12 @@ def run(args: argparse.Namespace) -> int:
         text[-1:-1] = ["not checked: " + "; ".join(f"{note} ({n} game{'' if n == 1 else 's'})"
                                                    for note, n in notes.most_common(NOTES_SHOWN)), ""]
     print("\n".join(text))
-    if out is not None:
-        write_json(out, report)
+    if args.json:
+        try:
+            write_atomic(args.json, json_text(report))
+        except OSError as exc:
+            print(f"llcheck verify: cannot write {args.json}: {exc.strerror or exc}", file=sys.stderr)
+            return exitcodes.BAD_INPUT
     return code
 
 

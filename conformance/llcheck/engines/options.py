@@ -8,6 +8,7 @@ import os
 import re
 from typing import Any
 
+from ..arguments import MAX_MEMORY_MIB, whole
 from .process import DEFAULT_MEMORY_MIB, MARK, Launch
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -21,7 +22,8 @@ def add_arguments(group: Any) -> None:
                             "through llcheck's own environment instead)")
     group.add_argument("--engine-cwd", type=directory, metavar="DIR",
                        help="the engine's working directory (default: the current one)")
-    group.add_argument("--engine-memory", type=mebibytes, default=DEFAULT_MEMORY_MIB, metavar="MIB",
+    group.add_argument("--engine-memory", type=whole(0, MAX_MEMORY_MIB, "MiB"), default=DEFAULT_MEMORY_MIB,
+                       metavar="MIB",
                        help="cap on the engine's data memory in MiB, 0 for none "
                             f"(default {DEFAULT_MEMORY_MIB})")
 
@@ -62,14 +64,3 @@ def directory(text: str) -> str:
     if not os.path.isdir(text):
         raise argparse.ArgumentTypeError(f"{text!r} is not a directory")
     return text
-
-
-def mebibytes(text: str) -> int:
-    """A whole number of MiB, 0 or more (argparse type)."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number of MiB (0 for no cap), not {text!r}")
-    return value

@@ -17,6 +17,7 @@ from loveletter_ref.engine import game_record, view
 from loveletter_ref.spec import Edition
 from loveletter_ref.spec.schema import pointer_text, validator_for
 
+from ..atomic import write_atomic
 from ..engines.base import Json
 from ..harness.compare import without_clauses
 from ..paths import conformance_dir
@@ -100,7 +101,7 @@ def save_case(case: Json, out_dir: Path) -> Path:
     folder = out_dir / "required" / case["edition"]
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / (case["id"].replace("/", "-") + ".json")
-    path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_atomic(path, json.dumps(document, indent=1, ensure_ascii=False) + "\n")
     return path
 
 

@@ -25,7 +25,7 @@ from loveletter_ref.engine.tables import tables_for
 from loveletter_ref.errors import Problem, SpecError
 from loveletter_ref.spec import Edition, known_specs, load_spec
 from loveletter_ref.spec.schema import pointer_text, short_message, validator_for
-from loveletter_ref.spec.yamlsafe import TooLarge, decode, read_bounded
+from loveletter_ref.spec.yamlsafe import MAX_INT_DIGITS, TooLarge, decode, read_bounded
 
 from ..paths import conformance_dir
 from .jsonfmt import dumps
@@ -221,7 +221,11 @@ def _read(path: Path) -> tuple[Any, str]:
     except SpecError as exc:
         raise CaseError(exc.problems) from None
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys), text
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_int=_bounded_int), text
+    except _HugeInt as exc:
+        line, col = _Locator(name, text).find(exc.digits[:MAX_INT_DIGITS])
+        raise CaseError([Problem(name, line, col, f"an integer of {len(exc.digits):,} digits "
+                                                  f"(at most {MAX_INT_DIGITS})")]) from None
     except json.JSONDecodeError as exc:
         raise CaseError([Problem(name, exc.lineno, exc.colno, f"malformed JSON: {exc.msg}")]) from None
     except _DuplicateKey as exc:
@@ -245,6 +249,18 @@ class _DuplicateKey(ValueError):
     def __init__(self, key: str):
         super().__init__(key)
         self.key = key
+
+
+class _HugeInt(Exception):
+    def __init__(self, digits: str):
+        self.digits = digits
+
+
+def _bounded_int(digits: str) -> int:
+    """An integer of the file, refused beyond MAX_INT_DIGITS (Python's own limit is a traceback)."""
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise _HugeInt(digits)
+    return int(digits)
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> Json:

@@ -76,6 +76,8 @@ class Report:
     exit_code: int = 0
     baseline: list[Json] | None = None
     """`check --baseline`: how the engine compares with each baseline (llcheck/baseline/report.py)."""
+    not_run: str = ""
+    """An interrupted run: what it did not run, in words (`interrupted` holds it for the JSON)."""
 
     @property
     def tally(self) -> Tally:
@@ -110,11 +112,9 @@ def open_output(path: str) -> IO[str]:
     return open(path, "w", encoding="utf-8")  # noqa: SIM115 - the caller closes it when the run ends
 
 
-def write_json(out: IO[str], report: Report) -> None:
-    """Write the JSON report and close the file."""
-    with out:
-        json.dump(report.to_json(), out, indent=1, ensure_ascii=False, default=repr)
-        out.write("\n")
+def json_text(report: Report) -> str:
+    """The JSON report's text."""
+    return json.dumps(report.to_json(), indent=1, ensure_ascii=False, default=repr) + "\n"
 
 
 class ResultsStream:

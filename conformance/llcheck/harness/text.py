@@ -215,7 +215,8 @@ def totals(report: Report) -> str:
     text += f" in {report.seconds:.2f}s"
     if report.interrupted:
         kept = sum(report.tally[s] for s in STATUSES)
-        text += f" (interrupted: {counted(kept, 'result')} kept)"
+        text += f" (interrupted: {counted(kept, 'result')} kept"
+        text += f"; not run: {report.not_run})" if report.not_run else ")"
     return text
 
 

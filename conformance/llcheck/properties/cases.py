@@ -17,6 +17,7 @@ from loveletter_ref import Action, Game
 from loveletter_ref.engine import view
 from loveletter_ref.errors import DeckError, IllegalActionError
 
+from ..atomic import write_atomic
 from ..harness.cases import Case, CaseError, corpus_problems, load_file
 from .rules import Rules
 from .trace import Json
@@ -111,8 +112,7 @@ def write_cases(path: Path, cases: list[Json]) -> Path:
     Raises the loader's CaseError when the file does not validate.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"description": DESCRIPTION, "cases": cases}, indent=1) + "\n",
-                    encoding="utf-8")
+    write_atomic(path, json.dumps({"description": DESCRIPTION, "cases": cases}, indent=1) + "\n")
     validate(path)
     return path
 
