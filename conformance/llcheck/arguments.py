@@ -66,6 +66,8 @@ SEED = whole(0, MAX_SEED)
 JOBS = whole(1, MAX_JOBS)
 GAMES = whole(1, MAX_GAMES, "games")
 PLAYERS = whole(1, MAX_PLAYERS, "players")
+SEAT = whole(0, MAX_PLAYERS - 1)
+"""A player's seat at the table, from 0."""
 
 
 MAX_RLIMIT = 2**32 - 1

@@ -41,6 +41,7 @@ from loveletter_ref.lockstep import DEAL, MOVE, Step
 from loveletter_ref.spec import Edition
 
 from .. import exitcodes
+from ..arguments import GAMES
 from ..errors import UsageError
 
 REPLAY_LINE = re.compile(r"^\s*replay(?: under (?P<label>.+?))?: (?P<json>\{.*\})\s*$")
@@ -52,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="what to replay (JSON, JSON Lines or command output; - for stdin)")
     parser.add_argument("--spec", action="append", metavar="NAME|FILE",
                         help="tell the game under this spec instead of its own (repeat once for two)")
-    parser.add_argument("--pick", type=int, metavar="N", help="the N-th game of a file holding several")
+    parser.add_argument("--pick", type=GAMES, metavar="N", help="the N-th game of a file holding several")
     parser.add_argument("--list", action="store_true", help="list the games the file holds")
 
 

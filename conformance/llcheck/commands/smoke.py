@@ -15,7 +15,7 @@ from loveletter_ref.plural import counted
 from loveletter_ref.spec import Edition, known_specs, load_spec
 
 from .. import exitcodes
-from ..arguments import seconds
+from ..arguments import SEED, seconds
 from ..engines import Engine, EngineFailure, Reply
 from ..engines.loader import engine_factory, start_failure
 from ..engines.pipes import printable
@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the engine to try, as check takes it")
     parser.add_argument("--edition", metavar="E",
                         help="the edition to deal (default: the first bundled edition the engine plays)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the deal (default 0)")
+    parser.add_argument("--seed", type=SEED, default=0, metavar="S", help="seed of the deal (default 0)")
     parser.add_argument("--timeout", type=seconds, default=10.0, metavar="S",
                         help="seconds the engine may take to answer one request (default 10)")
 

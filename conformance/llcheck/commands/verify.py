@@ -19,6 +19,7 @@ from loveletter_ref.errors import SpecError
 from loveletter_ref.spec import Edition, load_spec
 
 from .. import exitcodes
+from ..arguments import GAMES
 from ..atomic import write_atomic
 from ..engines.base import Hello
 from ..errors import UsageError
@@ -36,7 +37,7 @@ NOTES_SHOWN = 10
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("logs", nargs="+", metavar="LOG", help="game log files (JSON lines)")
-    parser.add_argument("--game", type=int, metavar="N", help="only the N-th game of each log (from 1)")
+    parser.add_argument("--game", type=GAMES, metavar="N", help="only the N-th game of each log (from 1)")
     parser.add_argument("--json", metavar="FILE",
                         help="write the JSON report (conformance/schema/report.schema.json)")
     parser.add_argument("-q", "--quiet", action="store_true",
@@ -46,8 +47,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     began = time.perf_counter()
     try:
-        if args.game is not None and args.game < 1:
-            raise UsageError("--game must be at least 1")
         games = [game for name in args.logs for game in read_logs(Path(name))
                  if args.game is None or game.number == args.game]
         specs = {game.edition: _edition(game) for game in games}

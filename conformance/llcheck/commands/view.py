@@ -15,6 +15,7 @@ from loveletter_ref.errors import EngineError, SpecError
 from loveletter_ref.plural import counted
 from loveletter_ref.spec import Edition, load_spec
 
+from ..arguments import SEAT
 from ..engines.pipes import printable
 from ..errors import UsageError
 from ..harness.cases import Case, load_corpus, load_file
@@ -44,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                                         "(default: the bundled corpus)")
     parser.add_argument("--edition", action="append", default=[], metavar="FILE",
                         help="a spec file of your own, for cases and games of its edition (repeatable)")
-    parser.add_argument("--seat", type=int, metavar="N",
+    parser.add_argument("--seat", type=SEAT, metavar="N",
                         help="show the hands as player N sees them (default: every hand; the page switches)")
     parser.add_argument("--html", default=DEFAULT_OUT, metavar="FILE",
                         help=f"the page to write (default {DEFAULT_OUT})")
@@ -125,8 +126,6 @@ def run(args: argparse.Namespace) -> int:
         title, films, report = _page(args, specs)
     except EngineError as exc:  # a game record the reference engine cannot start
         raise UsageError(f"{printable(args.source)}: {exc}") from None
-    if args.seat is not None and args.seat < 0:
-        raise UsageError("--seat must be a seat number, 0 or more")
     try:
         write_page(args.html, title, films, report, args.seat)
     except OSError as exc:
