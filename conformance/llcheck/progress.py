@@ -5,6 +5,7 @@ hangs, where."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import threading
@@ -17,7 +18,21 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 from rich.progress import Progress as RichProgress
 
 EVERY = 10.0
-"""Seconds between two plain progress lines off a terminal, unless --progress-every says otherwise."""
+"""Seconds between two plain progress lines off a terminal, unless --progress-every or
+$LLCHECK_PROGRESS_EVERY says otherwise."""
+
+ENV = "LLCHECK_PROGRESS_EVERY"
+"""The variable setting the default of --progress-every for every command (0: no plain lines)."""
+
+
+def default_every() -> float:
+    """$LLCHECK_PROGRESS_EVERY in seconds (0 for none), else EVERY; a value that is no number of
+    seconds is ignored."""
+    try:
+        value = float(os.environ.get(ENV, EVERY))
+    except ValueError:
+        return EVERY
+    return value if 0 <= value < float("inf") else EVERY
 
 
 def _clock(seconds: float) -> str:
@@ -52,7 +67,7 @@ class Progress:
     """A count of `total` things done (`label` names them); the total may grow (`expect`), and the
     count shown never passes it."""
 
-    def __init__(self, total: int, label: str, enabled: bool | None = None, every: float = EVERY,
+    def __init__(self, total: int, label: str, enabled: bool | None = None, every: float | None = None,
                  stream: IO[str] | None = None):
         self.stream = stream or sys.stderr
         self.total, self.label, self.done, self.last = max(total, 0), label, 0, ""
@@ -70,7 +85,7 @@ class Progress:
             self.task = self.bar.add_task(label, total=max(self.total, 1))
             self.bar.start()
         else:
-            self.ticker = _Ticker(every, self._line)
+            self.ticker = _Ticker(default_every() if every is None else every, self._line)
 
     def expect(self, more: int) -> None:
         """`more` things are to be done besides those counted so far."""
@@ -117,12 +132,13 @@ class Status:
     """One line saying what a long command is doing now: on a terminal rewritten in place (cut to
     the terminal's width) and erased at the end; off a terminal, printed every `every` seconds."""
 
-    def __init__(self, enabled: bool | None = None, every: float = EVERY):
+    def __init__(self, enabled: bool | None = None, every: float | None = None):
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
         self.width = 0
         self.text = ""
         self.start = time.monotonic()
-        self.ticker = None if self.enabled else _Ticker(every, self._line)
+        self.ticker = None if self.enabled else _Ticker(default_every() if every is None else every,
+                                                         self._line)
 
     def __call__(self, text: str) -> None:
         """Say what is being done now."""

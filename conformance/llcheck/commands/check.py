@@ -40,6 +40,7 @@ from ..engines.pipes import printable
 from ..errors import UsageError
 from ..harness import lastfailed
 from ..harness.cases import STATUSES, Case, load_corpus, readings
+from ..harness.clauses import use_specs
 from ..harness.junit import junit_xml
 from ..harness.known import KnownFailures
 from ..harness.report import Report, ResultsStream, RunInfo, open_output, write_json
@@ -49,7 +50,7 @@ from ..harness.select import DEFAULT_GROUPS, Selection
 from ..harness.text import text_report
 from ..interrupts import StopSignals
 from ..progress import Progress
-from ..specs import as_described
+from ..specs import GAP, as_described, blamed_on_spec
 
 DEFAULT_IMPL = "python -m llcheck serve"
 """How reports name the default engine: the bundled reference engine over the protocol."""
@@ -132,9 +133,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="stop after N failed, errored or unexpectedly passing results; the cases, "
                           "properties and fuzzing not reached are not run (exit code 1)")
     out.add_argument("-q", "--quiet", action="store_true", help="leave out the per-clause and per-tag tables")
-    out.add_argument("--progress-every", type=seconds, default=progress.EVERY, metavar="S",
-                     help="off a terminal, print a progress line every S seconds "
-                          f"(default {progress.EVERY:g}; on a terminal a bar shows the progress)")
+    out.add_argument("--progress-every", type=seconds, metavar="S",
+                     help=f"off a terminal, print a progress line every S seconds (default ${progress.ENV}, "
+                          f"else {progress.EVERY:g}; on a terminal a bar shows the progress)")
     baseline.add_arguments(parser)
 
 
@@ -492,6 +493,7 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
     _check_paths(args)
     _last_failed(args)
     files = _spec_files(args.edition)
+    use_specs(files.values())
     _check_readings(args, files)
     reference = _reference_specs(args, files)
     args.edition = [files[e].id if e in files else e for e in args.edition or ()] or None
@@ -618,6 +620,8 @@ class _Session:
         self.progress = Progress(len(cases), "cases and results", every=args.progress_every)
         self.stop = threading.Event()
         """Set to stop the cases run (--max-fail)."""
+        self.spec_gaps: dict[str, int] = {}
+        """`under your spec FILE, clause X (FILE:LINE)`: how many results stopped there."""
         self.bad = 0
         self.halted = False
         """True once --max-fail results went wrong: what is left is not run."""
@@ -632,6 +636,11 @@ class _Session:
             result = self.known.apply(result)
         if result.status in BAD:
             result.replay = self.replay(result)
+        blamed = blamed_on_spec(result.message) if result.status == ERRORED else None
+        if blamed is not None:  # the reference engine playing your spec: the spec is to blame
+            result.message = blamed
+            self.spec_gaps.setdefault(blamed.partition(f" {GAP}")[0], 0)
+            self.spec_gaps[blamed.partition(f" {GAP}")[0]] += 1
         self.results.append(result)
         self.outputs.result(result)
         self.progress.update(len(self.results), result.id)
@@ -664,7 +673,7 @@ class _Session:
         """Order the results, write every report, print the text report; the exit code."""
         self.progress.close()
         results = sorted(self.results, key=lambda r: (r.kind != "case", self.rank.get(r.id, len(self.rank))))
-        if self.usage_error is not None:
+        if self.usage_error is not None or self.spec_gaps:
             code = exitcodes.BAD_INPUT
         elif interrupted:
             code = exitcodes.INTERRUPTED
@@ -680,6 +689,9 @@ class _Session:
             print(json.dumps(report.to_json(), indent=1, ensure_ascii=False, default=repr))
         else:
             print(text_report(report, quiet=self.args.quiet))
+        for where, count in self.spec_gaps.items():
+            print(f"llcheck check: {where} {GAP} ({counted(count, 'result')} stopped there): the spec is "
+                  "incomplete, not the engine", file=sys.stderr)
         if self.halted:
             print(f"llcheck check: stopped after {counted(self.bad, 'result')} went wrong "
                   f"(--max-fail {self.args.max_fail}): what was left is not run", file=sys.stderr)
