@@ -106,3 +106,25 @@ def test_a_failing_report_links_to_the_divergence(browser: webdriver.Chrome, tmp
     assert "legal_actions" in parted.text
     assert browser.find_element(By.ID, "expected").text != browser.find_element(By.ID, "actual").text
     browser.save_screenshot(str(tmp_path / "parted.png"))
+
+
+def test_check_html_links_a_fuzzing_difference_to_its_game(browser: webdriver.Chrome, tmp_path: Path) -> None:
+    page = tmp_path / "check.html"
+    mutant = "python:llcheck.mutants.engines:countess_not_forced"
+    assert main(["check", "--impl", mutant, "--edition", "classic", "--run", "fuzz/classic/2p", "--fuzz",
+                 "30", "--seed", "1", "--fuzz-dir", str(tmp_path / "fuzz"), "--html", str(page), "-q"]) == 1
+    browser.get(page.as_uri())
+    [link] = browser.find_elements(By.CSS_SELECTOR, "#index a.film-link")
+    assert link.text == "fuzz/classic/2p"
+    link.click()
+    counter = browser.find_element(By.ID, "step-counter").text
+    done, total = map(int, counter.split(" / "))
+    assert done == total > 1  # the replay ends where the engine and the rules part
+    assert browser.find_element(By.ID, "parted").is_displayed()
+    assert "Countess" in browser.find_element(By.ID, "expected").text
+    assert "Prince" in browser.find_element(By.ID, "actual").text
+    _press(browser, Keys.HOME)
+    assert browser.find_element(By.ID, "step-counter").text == f"1 / {total}"
+    assert not browser.find_element(By.ID, "parted").is_displayed()
+    browser.find_element(By.CSS_SELECTOR, "#back-to-index a").click()
+    assert browser.find_element(By.ID, "index").is_displayed()

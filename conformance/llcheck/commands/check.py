@@ -51,6 +51,8 @@ from ..harness.text import text_report
 from ..interrupts import StopSignals
 from ..progress import Progress
 from ..specs import GAP, as_described, blamed_on_spec
+from ..view.page import page
+from ..view.results import report_films
 
 DEFAULT_IMPL = "python -m llcheck serve"
 """How reports name the default engine: the bundled reference engine over the protocol."""
@@ -127,6 +129,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                           "written to FILE beside the text report")
     out.add_argument("--junit", metavar="FILE", help="write a JUnit XML report for CI")
     out.add_argument("--results", metavar="FILE", help="stream one JSON line per result as the run goes")
+    out.add_argument("--html", metavar="FILE",
+                     help="write the report as a page for a browser, each failing case linked to its game "
+                          "on a table, where the engine parts from the rules (docs/viewer.md)")
     out.add_argument("-x", "--exitfirst", action="store_const", const=1, dest="max_fail",
                      help="stop at the first failure: --max-fail 1")
     out.add_argument("--max-fail", type=int, metavar="N",
@@ -166,7 +171,7 @@ def _check_names(args: argparse.Namespace) -> None:
                              f"(profiles: {', '.join(known)})")
 
 
-OUTPUTS = ("results", "json", "junit")
+OUTPUTS = ("results", "json", "junit", "html")
 """The report options, each naming a file written by the run."""
 
 
@@ -272,8 +277,8 @@ class _Outputs:
         if stream is not None and not self._write("results", lambda: stream.result(result)):
             self.stream = None
 
-    def finish(self, report: Report) -> None:
-        """Write the reports that are written at the end."""
+    def finish(self, report: Report, html: Callable[[], str]) -> None:
+        """Write the reports that are written at the end (`html` makes the --html page)."""
         stream = self.stream
         if stream is not None:
             self._write("results", lambda: stream.end(report))
@@ -281,6 +286,8 @@ class _Outputs:
             self._write("json", lambda: write_json(self.files["json"], report))
         if "junit" in self.files:
             self._write("junit", lambda: _write_junit(self.files["junit"], report))
+        if "html" in self.files:
+            self._write("html", lambda: _write_text(self.files["html"], html()))
 
     def _write(self, option: str, write: Callable[[], None]) -> bool:
         """Run `write`; on an OSError note the problem, close the file and return False."""
@@ -312,6 +319,11 @@ def _check_writable(option: str, path: str) -> None:
     if not existed:
         with contextlib.suppress(OSError):
             os.unlink(path)
+
+
+def _write_text(out: IO[str], text: str) -> None:
+    with out:
+        out.write(text)
 
 
 def _write_junit(out: IO[str], report: Report) -> None:
@@ -587,8 +599,20 @@ def _cannot_start(args: argparse.Namespace, outputs: _Outputs, message: str, sec
                     replay=_Replay(args, {}).base, not_run=True)
     outputs.begin(info)
     outputs.result(result)
-    outputs.finish(Report(info, [result], seconds, exit_code=exitcodes.ENGINE))
+    report = Report(info, [result], seconds, exit_code=exitcodes.ENGINE)
+    outputs.finish(report, lambda: _html_page(report, {}, {}))
     return exitcodes.BAD_INPUT if outputs.problems else exitcodes.ENGINE
+
+
+def _html_page(report: Report, cases: dict[str, Case], files: dict[str, Edition]) -> str:
+    """The --html page: the report's results, each failing case linked to its game (`cases` by id;
+    the editions given as `files` played from them)."""
+    def case_of(case_id: str) -> dict[str, Any] | None:
+        case = cases.get(case_id)
+        return case.to_json() if case is not None else None
+    own = {spec.id: spec for spec in files.values()}
+    films, rows = report_films(report.to_json(), case_of, lambda e: own.get(e) or load_spec(e))
+    return page(f"llcheck check: {report.info.impl}", films, rows)
 
 
 def _note_never_run(known: KnownFailures, corpus: list[Case], plays: Sequence[str]) -> None:
@@ -617,6 +641,7 @@ class _Session:
         self.results: list[Result] = []
         self.usage_error: UsageError | None = None
         self.rank = {case.id: n for n, case in enumerate(cases)}
+        self.cases = {case.id: case for case in cases}
         self.progress = Progress(len(cases), "cases and results", every=args.progress_every)
         self.stop = threading.Event()
         """Set to stop the cases run (--max-fail)."""
@@ -684,7 +709,7 @@ class _Session:
         if self.baselines is not None:
             report.exit_code = code = self.baselines.exit_code(code)
             report.baseline = baseline_report.to_json(self.baselines.files, self.replay.base, record)
-        self.outputs.finish(report)
+        self.outputs.finish(report, lambda: _html_page(report, self.cases, self.files))
         if self.args.json_stdout:
             print(json.dumps(report.to_json(), indent=1, ensure_ascii=False, default=repr))
         else:
