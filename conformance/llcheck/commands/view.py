@@ -30,7 +30,7 @@ DEFAULT_OUT = "llcheck-view.html"
 EXAMPLES = """examples:
   llcheck view classic.countess.forced/with-king          # a corpus case, by id
   llcheck view report.json --html failures.html           # every failing case of check --json report.json
-  llcheck view llcheck-results/fuzz/classic-3p-0.json --seat 1   # as player 1 sees the table
+  llcheck view llcheck-results/fuzz/required/classic/fuzz-classic-2p-982a18eb54.json --seat 1
 """
 """Shown at the end of --help."""
 
