@@ -128,3 +128,22 @@ def test_check_html_links_a_fuzzing_difference_to_its_game(browser: webdriver.Ch
     assert not browser.find_element(By.ID, "parted").is_displayed()
     browser.find_element(By.CSS_SELECTOR, "#back-to-index a").click()
     assert browser.find_element(By.ID, "index").is_displayed()
+
+
+def test_disputes_html_shows_each_reading_where_they_part(browser: webdriver.Chrome, tmp_path: Path) -> None:
+    page = tmp_path / "disputes.html"
+    assert main(["disputes", "tr-2019", "nl-2019", "--games", "20", "--html", str(page)]) == 1
+    browser.get(page.as_uri())
+    rows = {row.find_element(By.TAG_NAME, "td").text
+            for row in browser.find_elements(By.CSS_SELECTOR, "tr.row")}
+    assert "priest.target" in rows
+    link = next(a for a in browser.find_elements(By.CSS_SELECTOR, "a.film-link") if a.text == "priest.target")
+    link.click()
+    parted = browser.find_element(By.ID, "parted")
+    assert parted.is_displayed()
+    headings = [h.text for h in parted.find_elements(By.TAG_NAME, "h4")]
+    assert headings == ["under tr-2019", "under nl-2019"]
+    assert "Priest must choose another player" in browser.find_element(By.ID, "actual").text
+    assert browser.find_elements(By.CSS_SELECTOR, "#expected-seat-0 .hand .card")  # tr-2019 played it on
+    clauses = browser.find_element(By.ID, "film-clauses").text
+    assert "tr-2019.priest.target" in clauses and "nl-2019.priest.target" in clauses
