@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import io
 import re
+import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+import pytest
 
 from llcheck.progress import Progress, Status
 from loveletter_ref.disputes.search import Budget
@@ -49,8 +53,7 @@ def _lines(text: str) -> list[str]:
 def test_the_bar_fits_the_terminal_and_its_count_never_passes_its_total(monkeypatch):
     monkeypatch.setenv("COLUMNS", "40")
     out = _Terminal()
-    bar = Progress(3, "cases and results", stream=out)
-    bar.expect(2)
+    bar = Progress(5, "cases and results", stream=out)
     for done in range(1, 8):  # more results than expected: the total follows
         bar.update(done, f"case/{done}")
         bar.bar.refresh()
@@ -104,3 +107,22 @@ def test_check_piped_to_a_file_prints_progress_lines(tmp_path):
     for line in lines:
         done, total = map(int, re.match(r"progress: (\d+)/(\d+) cases and results", line).groups())
         assert done <= total == 3  # classic's three player counts
+
+
+@pytest.mark.skipif(shutil.which("script") is None, reason="needs script (util-linux)")
+def test_on_a_terminal_check_shows_one_bar_that_fits_and_never_passes_its_total(tmp_path):
+    """The acceptance of issue 29, small: `script` gives llcheck a terminal 60 columns wide."""
+    llcheck = Path(sys.executable).parent / "llcheck"
+    typescript = tmp_path / "typescript"
+    command = (f"stty cols 60 rows 20; {llcheck} check --impl reference --edition classic --fuzz 40 "
+               "--properties --run 'fuzz/*' --run 'property/legality/*' -q")
+    subprocess.run(["script", "-qec", command, str(typescript)], stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, check=True, timeout=600)
+    shown = _lines(typescript.read_text(encoding="utf-8", errors="replace"))
+    bars = [line for line in shown if "cases and results" in line]
+    assert bars, shown
+    counts = [tuple(map(int, re.search(r"(\d+)/(\d+)", line).groups())) for line in bars]
+    assert {total for _, total in counts} == {6}  # 3 fuzzing and 3 property results, from the start
+    assert all(done <= total for done, total in counts)
+    assert all(len(line) <= 60 for line in bars)
+    assert any(line.startswith("6 passed, 0 failed") for line in shown)  # and the bar is gone

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.progress import Progress as RichProgress
 
-EVERY = 10.0
+EVERY = 5.0
 """Seconds between two plain progress lines off a terminal, unless --progress-every or
 $LLCHECK_PROGRESS_EVERY says otherwise."""
 
@@ -64,8 +64,8 @@ class _Ticker:
 
 
 class Progress:
-    """A count of `total` things done (`label` names them); the total may grow (`expect`), and the
-    count shown never passes it."""
+    """A count of `total` things done (`label` names them); the count shown never passes the total
+    (more done than expected raises the total)."""
 
     def __init__(self, total: int, label: str, enabled: bool | None = None, every: float | None = None,
                  stream: IO[str] | None = None):
@@ -86,12 +86,6 @@ class Progress:
             self.bar.start()
         else:
             self.ticker = _Ticker(default_every() if every is None else every, self._line)
-
-    def expect(self, more: int) -> None:
-        """`more` things are to be done besides those counted so far."""
-        with self.lock:
-            self.total += more
-            self._redraw()
 
     def update(self, done: int, last: str = "") -> None:
         """`done` things are done now, `last` the one just finished."""

@@ -534,9 +534,7 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
     if known is not None:
         _note_never_run(known, corpus, engine.hello.editions)
     info = RunInfo(_named(args), engine.hello, _options(args, editions, selection.groups))
-    session = _Session(args, info, known, outputs, cases, baselines, files)
-    campaign_ids = _campaign_ids(args, _specs(editions, files))
-    session.progress.expect(sum(map(session.selection.wants_id, campaign_ids)))
+    session = _Session(args, info, known, outputs, cases, baselines, files, editions)
     with signals.polled() as stop:
         session.stop = stop
         outcome = run_cases(cases, make_engine, jobs=args.jobs, engine=engine, on_result=session.record,
@@ -629,7 +627,7 @@ class _Session:
 
     def __init__(self, args: argparse.Namespace, info: RunInfo, known: KnownFailures | None,
                  outputs: _Outputs, cases: list[Case], baselines: baseline.BaselineCheck | None = None,
-                 files: dict[str, Edition] | None = None):
+                 files: dict[str, Edition] | None = None, editions: list[str] | None = None):
         self.args, self.info, self.known, self.outputs = args, info, known, outputs
         self.baselines = baselines
         self.files = files or {}
@@ -642,7 +640,9 @@ class _Session:
         self.usage_error: UsageError | None = None
         self.rank = {case.id: n for n, case in enumerate(cases)}
         self.cases = {case.id: case for case in cases}
-        self.progress = Progress(len(cases), "cases and results", every=args.progress_every)
+        campaign_ids = _campaign_ids(args, _specs(editions or [], self.files))
+        expected = len(cases) + sum(map(self.selection.wants_id, campaign_ids))
+        self.progress = Progress(expected, "cases and results", every=args.progress_every)
         self.stop = threading.Event()
         """Set to stop the cases run (--max-fail)."""
         self.spec_gaps: dict[str, int] = {}
