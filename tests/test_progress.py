@@ -125,4 +125,4 @@ def test_on_a_terminal_check_shows_one_bar_that_fits_and_never_passes_its_total(
     assert {total for _, total in counts} == {6}  # 3 fuzzing and 3 property results, from the start
     assert all(done <= total for done, total in counts)
     assert all(len(line) <= 60 for line in bars)
-    assert any(line.startswith("6 passed, 0 failed") for line in shown)  # and the bar is gone
+    assert any(line.startswith("6 passed, 0 failed") for line in shown)

@@ -640,7 +640,9 @@ class _Session:
         self.usage_error: UsageError | None = None
         self.rank = {case.id: n for n, case in enumerate(cases)}
         self.cases = {case.id: case for case in cases}
-        campaign_ids = _campaign_ids(args, _specs(editions or [], self.files))
+        specs = _specs(editions or [], self.files)
+        campaign_ids = ((campaigns.expected_property_ids(specs) if args.properties else [])
+                        + (campaigns.fuzz_ids(specs) if args.fuzz else []))
         expected = len(cases) + sum(map(self.selection.wants_id, campaign_ids))
         self.progress = Progress(expected, "cases and results", every=args.progress_every)
         self.stop = threading.Event()
