@@ -78,7 +78,7 @@ def test_off_a_terminal_a_plain_line_comes_every_few_seconds_with_the_time_left(
     progress.update(1, "game 1")
     _wait_for(lambda: "game 1" in out.getvalue())
     progress.close()
-    line = out.getvalue().splitlines()[0]
+    line = next(line for line in out.getvalue().splitlines() if "game 1" in line)
     assert re.fullmatch(r"progress: 1/4 games, \d+:\d\d spent, about \d+:\d\d left \(last: game 1\)", line)
     after = out.getvalue()
     time.sleep(0.05)
