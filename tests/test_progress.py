@@ -126,3 +126,25 @@ def test_on_a_terminal_check_shows_one_bar_that_fits_and_never_passes_its_total(
     assert all(done <= total for done, total in counts)
     assert all(len(line) <= 60 for line in bars)
     assert any(line.startswith("6 passed, 0 failed") for line in shown)
+
+
+def test_a_status_goes_on_after_a_pause_for_output(capsys):
+    """probe closes its status to print a report, then says what it does next: the plain lines
+    must come again (they stopped for good after the first report)."""
+    status = Status(enabled=False, every=0.01)
+    status("probing classic with 2 players")
+    status.close()
+    status("probing classic with 3 players (1 of 3 done, about 0:08 left)")
+    _wait_for(lambda: "3 players" in capsys.readouterr().err)
+    status.close()
+    capsys.readouterr()
+    time.sleep(0.05)
+    assert capsys.readouterr().err == ""
+
+
+def test_probe_says_how_long_is_left_once_a_seat_is_done():
+    from llcheck.commands.probe import _working
+    from loveletter_ref.spec import load_spec
+    jobs = [(load_spec("classic"), players) for players in (2, 3, 4)]
+    assert "about" not in _working(jobs, 0, 0.0)
+    assert _working(jobs, 1, 10.0).startswith("probing classic with 3 players (1 of 3 done, about 0:20 left;")

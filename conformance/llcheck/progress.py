@@ -35,7 +35,7 @@ def default_every() -> float:
     return value if 0 <= value < float("inf") else EVERY
 
 
-def _clock(seconds: float) -> str:
+def clock(seconds: float) -> str:
     """`1:02:03`, or `2:03` under an hour."""
     minutes, secs = divmod(int(seconds), 60)
     hours, minutes = divmod(minutes, 60)
@@ -103,9 +103,9 @@ class Progress:
         with self.lock:
             done, total, last = self.done, self.total, self.last
         spent = time.monotonic() - self.start
-        text = f"progress: {done}/{total} {self.label}, {_clock(spent)} spent"
+        text = f"progress: {done}/{total} {self.label}, {clock(spent)} spent"
         if 0 < done < total:
-            text += f", about {_clock(spent / done * (total - done))} left"
+            text += f", about {clock(spent / done * (total - done))} left"
         return text + (f" (last: {last})" if last else "")
 
     def _line(self) -> None:
@@ -131,12 +131,14 @@ class Status:
         self.width = 0
         self.text = ""
         self.start = time.monotonic()
-        self.ticker = None if self.enabled else _Ticker(default_every() if every is None else every,
-                                                         self._line)
+        self.every = default_every() if every is None else every
+        self.ticker: _Ticker | None = None
 
     def __call__(self, text: str) -> None:
-        """Say what is being done now."""
+        """Say what is being done now (again after `close`: a command may print between)."""
         self.text = text
+        if not self.enabled and self.ticker is None:
+            self.ticker = _Ticker(self.every, self._line)
         if self.enabled:
             line = text[:max(20, min(100, shutil.get_terminal_size().columns - 1))]
             sys.stderr.write("\r" + line.ljust(self.width))
@@ -145,7 +147,7 @@ class Status:
 
     def _line(self) -> None:
         if self.text:
-            sys.stderr.write(f"progress: {_clock(time.monotonic() - self.start)} spent: {self.text}\n")
+            sys.stderr.write(f"progress: {clock(time.monotonic() - self.start)} spent: {self.text}\n")
             sys.stderr.flush()
 
     def close(self) -> None:

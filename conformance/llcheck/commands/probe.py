@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,7 +27,7 @@ from loveletter_ref.spec import OPTIONAL_GENERAL_IDS, Edition, known_specs
 from .. import exitcodes
 from ..arguments import seconds
 from ..errors import UsageError
-from ..progress import Status
+from ..progress import Status, clock
 from ..specs import check_players, edition_arg, parse_choices, version_choices
 from ..workers import in_workers
 
@@ -196,7 +197,8 @@ def run(args: argparse.Namespace) -> int:
     reports = []
     failed = False
     status = Status()
-    status(_working(jobs, 0))
+    began = time.monotonic()
+    status(_working(jobs, 0, 0.0))
     try:
         for report in _results(args, jobs, names):
             reports.append(report)
@@ -206,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
                 _print(report)
                 sys.stdout.flush()
             if len(reports) < len(jobs):
-                status(_working(jobs, len(reports)))
+                status(_working(jobs, len(reports), time.monotonic() - began))
     finally:
         status.close()
         if args.json:
@@ -214,13 +216,15 @@ def run(args: argparse.Namespace) -> int:
     return exitcodes.FAILED if failed else exitcodes.OK
 
 
-def _working(jobs: list[tuple[Edition, int]], done: int) -> str:
-    """What a probe run is doing, for the status line."""
+def _working(jobs: list[tuple[Edition, int]], done: int, spent: float) -> str:
+    """What a probe run is doing, for the status line: with the time left, at the pace so far,
+    once something is done."""
     if not jobs:
         return ""
     edition, players = jobs[done]
-    return (f"probing {edition.id} with {players} players ({done} of {len(jobs)} done; each query may take "
-            "up to --timeout)")
+    left = f", about {clock(spent / done * (len(jobs) - done))} left" if done else ""
+    return (f"probing {edition.id} with {players} players ({done} of {len(jobs)} done{left}; each query may "
+            "take up to --timeout)")
 
 
 def _print(report: dict[str, Any]) -> None:
