@@ -75,8 +75,9 @@ def test_bad_input_is_one_located_line(tmp_path: Path, capsys) -> None:
     assert main(["view", str(broken), "--html", str(tmp_path / "x.html")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"llcheck view: {broken}:3:1: not JSON") and "\n" not in err
-    assert main(["view", "classic.no-such-case", "--html", str(tmp_path / "x.html")]) == 2
-    assert "neither a file nor a case id" in capsys.readouterr().err
+    for name in ("classic.no-such-case", "a" * 5000):  # no case, and a name no file system takes
+        assert main(["view", name, "--html", str(tmp_path / "x.html")]) == 2
+        assert "neither a file nor a case id" in capsys.readouterr().err
     unknown = tmp_path / "record.json"
     unknown.write_text(json.dumps({"edition": "nowhere", "players": 2, "rounds": []}))
     assert main(["view", str(unknown), "--html", str(tmp_path / "x.html")]) == 2

@@ -28,7 +28,7 @@ from loveletter_ref.plural import counted
 from loveletter_ref.spec import Edition, known_specs, load_spec
 
 from .. import campaigns, exitcodes, progress
-from ..arguments import seconds
+from ..arguments import is_file, seconds
 from ..baseline import checking as baseline
 from ..baseline import report as baseline_report
 from ..baseline.record import recovery
@@ -190,7 +190,7 @@ def _check_paths(args: argparse.Namespace) -> None:
     outputs = [(f"--{option}", getattr(args, option)) for option in OUTPUTS if getattr(args, option)]
     inputs = [("--baseline", path) for path in args.baseline or ()]
     inputs += [("--known-failures", args.known_failures)] if args.known_failures else []
-    inputs += [("--edition", value) for value in args.edition or () if _is_file(value)]
+    inputs += [("--edition", value) for value in args.edition or () if is_file(value)]
     for option, path in outputs:
         if path == "-":
             raise UsageError(f"{option} takes a file name, not '-' (stdout holds the text report)")
@@ -222,14 +222,6 @@ def _last_failed(args: argparse.Namespace) -> None:
     print(f"llcheck check: --lf: running again {counted(len(globs), 'result')} that "
           f"went wrong in {printable(args.results)}", file=sys.stderr)
     args.only = globs
-
-
-def _is_file(value: str) -> bool:
-    """True when `value` names an existing file (False for a name the system cannot take)."""
-    try:
-        return Path(value).is_file()
-    except (OSError, ValueError):  # a name too long, a NUL byte
-        return False
 
 
 def _same_file(one: str, two: str) -> bool:
@@ -373,7 +365,7 @@ def _spec_files(values: list[str] | None) -> dict[str, Edition]:
     engine is asked for that edition, the reference plays the reading (`as_described`)."""
     known = known_specs()
     files = {value: as_described(load_spec(Path(value))) for value in values or ()
-             if value not in known and (value.endswith((".yaml", ".yml")) or _is_file(value))}
+             if value not in known and (value.endswith((".yaml", ".yml")) or is_file(value))}
     described = [spec.id for spec in files.values() if spec.kind == "reading"]
     for value in values or ():
         if value in described:

@@ -14,7 +14,9 @@ from typing import Any
 from loveletter_ref.errors import EngineError, SpecError
 from loveletter_ref.plural import counted
 from loveletter_ref.spec import Edition, load_spec
+from loveletter_ref.spec.yamlsafe import TooLarge, read_bounded
 
+from ..arguments import is_file
 from ..engines.pipes import printable
 from ..errors import UsageError
 from ..harness.cases import Case, load_corpus, load_file
@@ -23,6 +25,9 @@ from ..view.page import write_page
 from ..view.results import report_films
 
 Json = dict[str, Any]
+
+MAX_BYTES = 100_000_000
+"""The largest file read (a JSON report of a long run is the largest)."""
 
 DEFAULT_OUT = "llcheck-view.html"
 """Where the page is written unless --html says otherwise."""
@@ -69,9 +74,11 @@ class _Specs:
 def _read_json(path: Path) -> Any:
     """The JSON document in `path`; UsageError naming FILE:LINE:COL when it is not JSON."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(read_bounded(path, MAX_BYTES).decode("utf-8"))
     except json.JSONDecodeError as exc:
         raise UsageError(f"{printable(str(path))}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+    except TooLarge as exc:
+        raise UsageError(f"{printable(str(path))}: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{printable(str(path))}: cannot read: {getattr(exc, 'strerror', None) or exc}") \
             from None
@@ -98,7 +105,7 @@ def _page(args: argparse.Namespace, specs: _Specs) -> tuple[str, list[Json], Jso
     """The page's title, films and report rows for the source given."""
     path = Path(args.source)
     corpus_root = Path(args.corpus) if args.corpus else None
-    if not path.is_file():
+    if not is_file(args.source):
         found = _corpus_case(load_corpus(corpus_root), args.source)
         if found is None:
             raise UsageError(f"{printable(args.source, 100)}: neither a file nor a case id of the corpus")
