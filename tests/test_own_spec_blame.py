@@ -60,3 +60,10 @@ def test_a_clause_of_the_file_is_named_with_its_line(tmp_path):
     assert blamed_on_spec(f"engine error on apply (request 9): {message}") == message
     assert gap_message(load_spec("classic"), "classic.round.all-eliminated", "no rule") is None
     assert gap_message(load_spec("tr-2019"), "tr-2019.x", "no rule") is None  # a reading's silence is its own
+
+
+def test_a_later_run_forgets_the_files_of_an_earlier_one(capsys, tmp_path):
+    from llcheck.harness.clauses import clause_quote
+    run_llcheck(capsys, "check", "--impl", "reference", "--edition", str(house(tmp_path)), "--properties",
+                "--run", "property/legality/house/2p", "-q")
+    assert clause_quote("house.setup.deck") == "(no bundled spec has this clause)"

@@ -480,8 +480,11 @@ def _verdict_code(results: list[Result]) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    with StopSignals() as signals:
-        code = _run(args, signals)
+    try:
+        with StopSignals() as signals:
+            code = _run(args, signals)
+    finally:
+        use_specs(())  # the reports of a later run in this process quote only its own files
     if signals.received and code == exitcodes.INTERRUPTED:
         print(f"llcheck check: stopped by {signals.received}; the results reached so far are kept",
               file=sys.stderr)
