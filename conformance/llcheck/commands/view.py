@@ -1,5 +1,6 @@
 """Write a game as a page to open in a browser: a conformance case, a saved fuzzing case or
-witness, a game record, or every failing case of a `check --json` report, shown on a table (card
+witness, a game record, every failing case of a `check --json` report, or the witness games of a
+`disputes A B --json` comparison, shown on a table (card
 faces, hands, discards, protection, tokens) step by step with the arrow keys, the two sides side
 by side where they part, and the clauses with their quotes. The page is one self-contained HTML
 file (no network). Exit codes: 0 written, 2 bad input."""
@@ -20,6 +21,7 @@ from ..arguments import is_file
 from ..engines.pipes import printable
 from ..errors import UsageError
 from ..harness.cases import Case, load_corpus, load_file
+from ..view.disputes import dispute_films
 from ..view.film import of_case, of_record
 from ..view.page import write_page
 from ..view.results import report_films
@@ -43,7 +45,8 @@ EXAMPLES = """examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", metavar="CASE_ID|FILE",
                         help="a case id of the corpus, a case file (a saved fuzzing case too), a game "
-                             "record (edition, players, rounds of deck and actions) or a check --json report")
+                             "record (edition, players, rounds of deck and actions), a check --json report "
+                             "or a disputes A B --json comparison")
     parser.add_argument("--case", metavar="ID", help="of a case file holding several cases, this one")
     parser.add_argument("--corpus", metavar="DIR", help="the case folder case ids are looked up in "
                                                         "(default: the bundled corpus)")
@@ -115,6 +118,14 @@ def _page(args: argparse.Namespace, specs: _Specs) -> tuple[str, list[Json], Jso
         corpus = {case.id: case.to_json() for case in load_corpus(corpus_root)}
         films, report = report_films(data, corpus.get, specs)
         return f"llcheck check: {data.get('engine', {}).get('impl', '')}", films, report
+    if isinstance(data, dict) and isinstance(data.get("verdicts"), list) and {"a", "b"} <= data.keys():
+        try:
+            sides = [(str(data[side]["label"]), specs(str(data[side]["spec"]))) for side in ("a", "b")]
+        except (KeyError, TypeError) as exc:
+            raise UsageError(f"{printable(str(path))}: not a disputes --json comparison: missing "
+                             f"{exc}") from None
+        films, rows = dispute_films(data, sides)
+        return f"llcheck disputes {sides[0][0]} {sides[1][0]}", films, rows
     if isinstance(data, dict) and isinstance(data.get("rounds"), list) and "description" not in data:
         edition = specs(str(data.get("edition")))
         try:
