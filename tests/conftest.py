@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import signal
 from collections.abc import Sequence
@@ -19,6 +20,8 @@ from loveletter_ref.engine import build_deck
 from loveletter_ref.spec import Edition
 
 EDITIONS = ("classic", "z-man-2019")
+
+os.environ.setdefault("LLCHECK_PROGRESS_EVERY", "0")  # no progress lines amid the stderr tests compare
 
 hypothesis_profiles.load()  # profile `ci` (fast, derandomized) unless $HYPOTHESIS_PROFILE names another
 

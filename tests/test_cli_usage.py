@@ -163,12 +163,17 @@ def test_every_help_page_has_examples_that_parse_and_help_on_every_option(comman
     examples = [line.split("  # ")[0].strip() for line in parser.epilog.splitlines()[1:] if line.strip()]
     assert examples
     for example in examples:
-        argv = shlex.split(example.rpartition("&& ")[2])
+        argv = shlex.split(example.rpartition("&& ")[2].split(" > ")[0])  # the command, not its shell
         assert argv[0] == "llcheck"
         build_parser().parse_args(argv[1:])  # exits 2 on an example that does not parse
     silent = [a.option_strings or [a.dest] for a in parser._actions
               if not a.help and not isinstance(a, argparse._HelpAction)]
     assert silent == []
+
+
+def test_the_top_help_page_has_examples(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "\nexamples:\n  llcheck smoke --impl " in out
 
 
 def test_plural_forms_follow_the_count():

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import io
 import re
+import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+import pytest
 
 from llcheck.progress import Progress, Status
 from loveletter_ref.disputes.search import Budget
@@ -49,8 +53,7 @@ def _lines(text: str) -> list[str]:
 def test_the_bar_fits_the_terminal_and_its_count_never_passes_its_total(monkeypatch):
     monkeypatch.setenv("COLUMNS", "40")
     out = _Terminal()
-    bar = Progress(3, "cases and results", stream=out)
-    bar.expect(2)
+    bar = Progress(5, "cases and results", stream=out)
     for done in range(1, 8):  # more results than expected: the total follows
         bar.update(done, f"case/{done}")
         bar.bar.refresh()
@@ -75,7 +78,7 @@ def test_off_a_terminal_a_plain_line_comes_every_few_seconds_with_the_time_left(
     progress.update(1, "game 1")
     _wait_for(lambda: "game 1" in out.getvalue())
     progress.close()
-    line = out.getvalue().splitlines()[0]
+    line = next(line for line in out.getvalue().splitlines() if "game 1" in line)
     assert re.fullmatch(r"progress: 1/4 games, \d+:\d\d spent, about \d+:\d\d left \(last: game 1\)", line)
     after = out.getvalue()
     time.sleep(0.05)
@@ -104,3 +107,44 @@ def test_check_piped_to_a_file_prints_progress_lines(tmp_path):
     for line in lines:
         done, total = map(int, re.match(r"progress: (\d+)/(\d+) cases and results", line).groups())
         assert done <= total == 3  # classic's three player counts
+
+
+@pytest.mark.skipif(shutil.which("script") is None, reason="needs script (util-linux)")
+def test_on_a_terminal_check_shows_one_bar_that_fits_and_never_passes_its_total(tmp_path):
+    """The acceptance of issue 29, small: `script` gives llcheck a terminal 60 columns wide."""
+    llcheck = Path(sys.executable).parent / "llcheck"
+    typescript = tmp_path / "typescript"
+    command = (f"stty cols 60 rows 20; {llcheck} check --impl reference --edition classic --fuzz 40 "
+               "--properties --run 'fuzz/*' --run 'property/legality/*' -q")
+    subprocess.run(["script", "-qec", command, str(typescript)], stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, check=True, timeout=600)
+    shown = _lines(typescript.read_text(encoding="utf-8", errors="replace"))
+    bars = [line for line in shown if "cases and results" in line]
+    assert bars, shown
+    counts = [tuple(map(int, re.search(r"(\d+)/(\d+)", line).groups())) for line in bars]
+    assert {total for _, total in counts} == {6}  # 3 fuzzing and 3 property results, from the start
+    assert all(done <= total for done, total in counts)
+    assert all(len(line) <= 60 for line in bars)
+    assert any(line.startswith("6 passed, 0 failed") for line in shown)
+
+
+def test_a_status_goes_on_after_a_pause_for_output(capsys):
+    """probe closes its status to print a report, then says what it does next: the plain lines
+    must come again (they stopped for good after the first report)."""
+    status = Status(enabled=False, every=0.01)
+    status("probing classic with 2 players")
+    status.close()
+    status("probing classic with 3 players (1 of 3 done, about 0:08 left)")
+    _wait_for(lambda: "3 players" in capsys.readouterr().err)
+    status.close()
+    capsys.readouterr()
+    time.sleep(0.05)
+    assert capsys.readouterr().err == ""
+
+
+def test_probe_says_how_long_is_left_once_a_seat_is_done():
+    from llcheck.commands.probe import _working
+    from loveletter_ref.spec import load_spec
+    jobs = [(load_spec("classic"), players) for players in (2, 3, 4)]
+    assert "about" not in _working(jobs, 0, 0.0)
+    assert _working(jobs, 1, 10.0).startswith("probing classic with 3 players (1 of 3 done, about 0:20 left;")

@@ -75,8 +75,9 @@ def test_bad_input_is_one_located_line(tmp_path: Path, capsys) -> None:
     assert main(["view", str(broken), "--html", str(tmp_path / "x.html")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"llcheck view: {broken}:3:1: not JSON") and "\n" not in err
-    assert main(["view", "classic.no-such-case", "--html", str(tmp_path / "x.html")]) == 2
-    assert "neither a file nor a case id" in capsys.readouterr().err
+    for name in ("classic.no-such-case", "a" * 5000):  # no case, and a name no file system takes
+        assert main(["view", name, "--html", str(tmp_path / "x.html")]) == 2
+        assert "neither a file nor a case id" in capsys.readouterr().err
     unknown = tmp_path / "record.json"
     unknown.write_text(json.dumps({"edition": "nowhere", "players": 2, "rounds": []}))
     assert main(["view", str(unknown), "--html", str(tmp_path / "x.html")]) == 2
@@ -95,3 +96,21 @@ def test_a_record_the_reference_refuses_stops_at_the_refusal() -> None:
     assert film["frames"][1].get("refused", False) is not holds
     if not holds:
         assert len(film["frames"]) == 2  # nothing after the refusal
+
+
+def test_a_comparison_of_readings_shows_each_witness_under_both(tmp_path: Path, capsys) -> None:
+    assert main(["disputes", "tr-2019", "nl-2019", "--games", "20", "--json"]) == 1
+    comparison = tmp_path / "d.json"
+    comparison.write_text(capsys.readouterr().out)
+    out = tmp_path / "d.html"
+    assert main(["view", str(comparison), "--html", str(out)]) == 0
+    data = _data(out.read_text())
+    witnessed = [v["clause"] for v in json.loads(comparison.read_text())["verdicts"] if v.get("witness")]
+    assert [row["id"] for row in data["report"]["rows"] if row["film"] is not None] == witnessed
+    parted = data["films"][0]["parted"]
+    assert parted["sides"] == ["tr-2019", "nl-2019"]
+    assert parted["frame"] == len(data["films"][0]["frames"]) - 1
+    assert parted["expected"] != parted["actual"]
+    (tmp_path / "half.json").write_text(json.dumps({"a": {}, "b": {}, "verdicts": []}))
+    assert main(["view", str(tmp_path / "half.json"), "--html", str(out)]) == 2
+    assert "not a disputes --json comparison: missing 'label'" in capsys.readouterr().err

@@ -106,3 +106,58 @@ def test_a_failing_report_links_to_the_divergence(browser: webdriver.Chrome, tmp
     assert "legal_actions" in parted.text
     assert browser.find_element(By.ID, "expected").text != browser.find_element(By.ID, "actual").text
     browser.save_screenshot(str(tmp_path / "parted.png"))
+
+
+def test_check_html_links_a_fuzzing_difference_to_its_game(browser: webdriver.Chrome, tmp_path: Path) -> None:
+    page = tmp_path / "check.html"
+    mutant = "python:llcheck.mutants.engines:countess_not_forced"
+    assert main(["check", "--impl", mutant, "--edition", "classic", "--run", "fuzz/classic/2p", "--fuzz",
+                 "30", "--seed", "1", "--fuzz-dir", str(tmp_path / "fuzz"), "--html", str(page), "-q"]) == 1
+    browser.get(page.as_uri())
+    [link] = browser.find_elements(By.CSS_SELECTOR, "#index a.film-link")
+    assert link.text == "fuzz/classic/2p"
+    link.click()
+    counter = browser.find_element(By.ID, "step-counter").text
+    done, total = map(int, counter.split(" / "))
+    assert done == total > 1  # the replay ends where the engine and the rules part
+    assert browser.find_element(By.ID, "parted").is_displayed()
+    assert "Countess" in browser.find_element(By.ID, "expected").text
+    assert "Prince" in browser.find_element(By.ID, "actual").text
+    _press(browser, Keys.HOME)
+    assert browser.find_element(By.ID, "step-counter").text == f"1 / {total}"
+    assert not browser.find_element(By.ID, "parted").is_displayed()
+    browser.find_element(By.CSS_SELECTOR, "#back-to-index a").click()
+    assert browser.find_element(By.ID, "index").is_displayed()
+
+
+def test_disputes_html_shows_each_reading_where_they_part(browser: webdriver.Chrome, tmp_path: Path) -> None:
+    page = tmp_path / "disputes.html"
+    assert main(["disputes", "tr-2019", "nl-2019", "--games", "20", "--html", str(page)]) == 1
+    browser.get(page.as_uri())
+    links = browser.find_elements(By.CSS_SELECTOR, "a.film-link")  # the clauses a witness game shows
+    assert links
+    clause = links[0].text
+    links[0].click()
+    parted = browser.find_element(By.ID, "parted")
+    assert parted.is_displayed()
+    headings = [h.text for h in parted.find_elements(By.TAG_NAME, "h4")]
+    assert headings == ["under tr-2019", "under nl-2019"]
+    assert browser.find_element(By.ID, "expected").text != browser.find_element(By.ID, "actual").text
+    clauses = browser.find_element(By.ID, "film-clauses").text
+    assert f"tr-2019.{clause}" in clauses and f"nl-2019.{clause}" in clauses
+
+
+def test_a_whole_game_folds_its_many_clauses(browser: webdriver.Chrome, tmp_path: Path) -> None:
+    golden = Path(__file__).parent.parent / "conformance" / "golden" / "classic" / "4-players.json"
+    page = tmp_path / "golden.html"
+    assert main(["view", str(golden), "--html", str(page)]) == 0
+    browser.get(page.as_uri())
+    box = browser.find_element(By.ID, "clauses-box")
+    assert box.get_attribute("open") is None  # folded: the table comes first
+    count = int(browser.find_element(By.ID, "clauses-count").text.split()[0])
+    assert count > 4
+    box.find_element(By.TAG_NAME, "summary").click()
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#film-clauses li")) == count
+    _press(browser, Keys.END)
+    done, total = browser.find_element(By.ID, "step-counter").text.split(" / ")
+    assert done == total and "game won by player" in browser.find_element(By.ID, "board").text

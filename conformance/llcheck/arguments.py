@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 
 MAX_SECONDS = 1_000_000.0
 """The longest time limit taken (about eleven days): beyond it, timers overflow."""
@@ -75,3 +76,9 @@ MAX_RLIMIT = 2**32 - 1
 
 Z3_UNITS = whole(1, MAX_RLIMIT, "z3 resource units")
 """A z3 resource limit (`rlimit` units, a count of solver steps, the same on any machine)."""
+def is_file(value: str) -> bool:
+    """True when `value` names an existing file (False for a name the system cannot take)."""
+    try:
+        return Path(value).is_file()
+    except (OSError, ValueError):  # a name too long, a NUL byte
+        return False

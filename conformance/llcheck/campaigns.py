@@ -123,6 +123,12 @@ def property_ids(editions: list[Edition]) -> list[str]:
     return [i for seat in _seats(editions) for i in _property_ids(seat)]
 
 
+def expected_property_ids(editions: list[Edition]) -> list[str]:
+    """The result ids a property campaign reports when every seat runs to its end: one per property,
+    without the `all` id that stands in for a seat whose run broke as a whole (for progress)."""
+    return [_property_id(name, seat) for seat in _seats(editions) for name in _property_names()]
+
+
 def _fuzz_id(seat: Seat) -> str:
     return f"fuzz/{seat[0].id}/{seat[1]}p"
 

@@ -44,6 +44,15 @@ COMMANDS = {
 """Subcommand name -> one-line help; the module `llcheck.commands.<name>` implements it."""
 
 
+EXAMPLES = """examples:
+  llcheck smoke --impl 'node my-engine.js'          # a first try of an engine
+  llcheck check --impl 'node my-engine.js'          # the conformance corpus against it
+  llcheck view classic.countess.forced/with-king    # a case as a game, in the browser
+  llcheck COMMAND --help                            # each command's options and examples
+"""
+"""Shown at the end of `llcheck --help`."""
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr and exit code 2."""
 
@@ -53,7 +62,8 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered."""
-    parser = _Parser(prog="llcheck", description="Love Letter rules checker and conformance suite.")
+    parser = _Parser(prog="llcheck", description="Love Letter rules checker and conformance suite.",
+                     epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"llcheck {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, help_text in COMMANDS.items():

@@ -5,6 +5,7 @@ hangs, where."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import threading
@@ -16,11 +17,25 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.progress import Progress as RichProgress
 
-EVERY = 10.0
-"""Seconds between two plain progress lines off a terminal, unless --progress-every says otherwise."""
+EVERY = 5.0
+"""Seconds between two plain progress lines off a terminal, unless --progress-every or
+$LLCHECK_PROGRESS_EVERY says otherwise."""
+
+ENV = "LLCHECK_PROGRESS_EVERY"
+"""The variable setting the default of --progress-every for every command (0: no plain lines)."""
 
 
-def _clock(seconds: float) -> str:
+def default_every() -> float:
+    """$LLCHECK_PROGRESS_EVERY in seconds (0 for none), else EVERY; a value that is no number of
+    seconds is ignored."""
+    try:
+        value = float(os.environ.get(ENV, EVERY))
+    except ValueError:
+        return EVERY
+    return value if 0 <= value < float("inf") else EVERY
+
+
+def clock(seconds: float) -> str:
     """`1:02:03`, or `2:03` under an hour."""
     minutes, secs = divmod(int(seconds), 60)
     hours, minutes = divmod(minutes, 60)
@@ -49,10 +64,10 @@ class _Ticker:
 
 
 class Progress:
-    """A count of `total` things done (`label` names them); the total may grow (`expect`), and the
-    count shown never passes it."""
+    """A count of `total` things done (`label` names them); the count shown never passes the total
+    (more done than expected raises the total)."""
 
-    def __init__(self, total: int, label: str, enabled: bool | None = None, every: float = EVERY,
+    def __init__(self, total: int, label: str, enabled: bool | None = None, every: float | None = None,
                  stream: IO[str] | None = None):
         self.stream = stream or sys.stderr
         self.total, self.label, self.done, self.last = max(total, 0), label, 0, ""
@@ -70,13 +85,7 @@ class Progress:
             self.task = self.bar.add_task(label, total=max(self.total, 1))
             self.bar.start()
         else:
-            self.ticker = _Ticker(every, self._line)
-
-    def expect(self, more: int) -> None:
-        """`more` things are to be done besides those counted so far."""
-        with self.lock:
-            self.total += more
-            self._redraw()
+            self.ticker = _Ticker(default_every() if every is None else every, self._line)
 
     def update(self, done: int, last: str = "") -> None:
         """`done` things are done now, `last` the one just finished."""
@@ -94,9 +103,9 @@ class Progress:
         with self.lock:
             done, total, last = self.done, self.total, self.last
         spent = time.monotonic() - self.start
-        text = f"progress: {done}/{total} {self.label}, {_clock(spent)} spent"
+        text = f"progress: {done}/{total} {self.label}, {clock(spent)} spent"
         if 0 < done < total:
-            text += f", about {_clock(spent / done * (total - done))} left"
+            text += f", about {clock(spent / done * (total - done))} left"
         return text + (f" (last: {last})" if last else "")
 
     def _line(self) -> None:
@@ -122,16 +131,19 @@ class Status:
     """One line saying what a long command is doing now: on a terminal rewritten in place (cut to
     the terminal's width) and erased at the end; off a terminal, printed every `every` seconds."""
 
-    def __init__(self, enabled: bool | None = None, every: float = EVERY):
+    def __init__(self, enabled: bool | None = None, every: float | None = None):
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
         self.width = 0
         self.text = ""
         self.start = time.monotonic()
-        self.ticker = None if self.enabled else _Ticker(every, self._line)
+        self.every = default_every() if every is None else every
+        self.ticker: _Ticker | None = None
 
     def __call__(self, text: str) -> None:
-        """Say what is being done now."""
+        """Say what is being done now (again after `close`: a command may print between)."""
         self.text = text
+        if not self.enabled and self.ticker is None:
+            self.ticker = _Ticker(self.every, self._line)
         if self.enabled:
             line = text[:max(20, min(100, shutil.get_terminal_size().columns - 1))]
             sys.stderr.write("\r" + line.ljust(self.width))
@@ -140,7 +152,7 @@ class Status:
 
     def _line(self) -> None:
         if self.text:
-            sys.stderr.write(f"progress: {_clock(time.monotonic() - self.start)} spent: {self.text}\n")
+            sys.stderr.write(f"progress: {clock(time.monotonic() - self.start)} spent: {self.text}\n")
             sys.stderr.flush()
 
     def close(self) -> None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
-from loveletter_ref.spec import Edition, load_spec
+from loveletter_ref.spec import Edition, known_specs, load_spec
 
 from .errors import UsageError
 
@@ -64,3 +65,35 @@ def as_described(spec: Edition) -> Edition:
     """A reading under the id of the edition it describes (its clauses keep their own ids), as an
     engine playing it is asked for it; an edition as it is."""
     return replace(spec, id=spec.describes) if spec.kind == "reading" and spec.describes else spec
+
+
+GAP = "leaves this situation without an answer"
+"""What an edition of your own does where the game reaches a point none of its clauses decides."""
+
+
+def own_file(spec: Edition) -> Path | None:
+    """The file of an edition of your own (a spec file that is not a bundled one), else None."""
+    if spec.path is None or spec.kind != "edition":
+        return None
+    bundled = {Path(path).resolve() for path in known_specs().values()}
+    return None if spec.path.resolve() in bundled else spec.path
+
+
+def gap_message(spec: Edition, clause_id: str, reason: str) -> str | None:
+    """Where a game under an edition of your own reached a point its clauses do not decide, blamed
+    on the spec, with the clause's place in the file (or that the file lacks it); None for a
+    bundled spec or a reading (whose silences are its own to keep)."""
+    path = own_file(spec)
+    if path is None:
+        return None
+    clause = spec.clauses.get(clause_id)
+    where = f"{clause.where[0]}:{clause.where[1]}" if clause is not None else \
+        f"no such clause in {path}: add it"
+    return f"under your spec {path}, clause {clause_id} ({where}) {GAP}: {reason}"
+
+
+def blamed_on_spec(message: str) -> str | None:
+    """The part of a result's message that blames an edition of your own (`gap_message`), wherever
+    it was passed on from (an engine's error response, a property run), else None."""
+    start = message.find("under your spec ")
+    return message[start:] if start >= 0 and GAP in message[start:] else None

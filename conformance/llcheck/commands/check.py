@@ -28,7 +28,7 @@ from loveletter_ref.plural import counted
 from loveletter_ref.spec import Edition, known_specs, load_spec
 
 from .. import campaigns, exitcodes, progress
-from ..arguments import JOBS, SEED, seconds, whole
+from ..arguments import JOBS, SEED, is_file, seconds, whole
 from ..atomic import write_atomic
 from ..baseline import checking as baseline
 from ..baseline import report as baseline_report
@@ -41,6 +41,7 @@ from ..engines.pipes import printable
 from ..errors import UsageError
 from ..harness import lastfailed
 from ..harness.cases import STATUSES, Case, load_corpus, readings
+from ..harness.clauses import use_specs
 from ..harness.junit import junit_xml
 from ..harness.known import KnownFailures
 from ..harness.report import Report, ResultsStream, RunInfo, json_text, open_output
@@ -50,7 +51,9 @@ from ..harness.select import DEFAULT_GROUPS, Selection
 from ..harness.text import text_report
 from ..interrupts import StopSignals
 from ..progress import Progress
-from ..specs import as_described
+from ..specs import GAP, as_described, blamed_on_spec
+from ..view.page import page
+from ..view.results import report_films
 
 DEFAULT_IMPL = "python -m llcheck serve"
 """How reports name the default engine: the bundled reference engine over the protocol."""
@@ -133,15 +136,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                           "written to FILE beside the text report")
     out.add_argument("--junit", metavar="FILE", help="write a JUnit XML report for CI")
     out.add_argument("--results", metavar="FILE", help="stream one JSON line per result as the run goes")
+    out.add_argument("--html", metavar="FILE",
+                     help="write the report as a page for a browser, each failing case linked to its game "
+                          "on a table, where the engine parts from the rules (docs/viewer.md)")
     out.add_argument("-x", "--exitfirst", action="store_const", const=1, dest="max_fail",
                      help="stop at the first failure: --max-fail 1")
     out.add_argument("--max-fail", type=whole(1, MAX_RESULTS, "failures"), metavar="N",
                      help="stop after N failed, errored or unexpectedly passing results; the cases, "
                           "properties and fuzzing not reached are not run (exit code 1)")
     out.add_argument("-q", "--quiet", action="store_true", help="leave out the per-clause and per-tag tables")
-    out.add_argument("--progress-every", type=seconds, default=progress.EVERY, metavar="S",
-                     help="off a terminal, print a progress line every S seconds "
-                          f"(default {progress.EVERY:g}; on a terminal a bar shows the progress)")
+    out.add_argument("--progress-every", type=seconds, metavar="S",
+                     help=f"off a terminal, print a progress line every S seconds (default ${progress.ENV}, "
+                          f"else {progress.EVERY:g}; on a terminal a bar shows the progress)")
     baseline.add_arguments(parser)
 
 
@@ -171,7 +177,7 @@ def _check_names(args: argparse.Namespace) -> None:
                          f"(profiles: {', '.join(known)})")
 
 
-OUTPUTS = ("results", "json", "junit")
+OUTPUTS = ("results", "json", "junit", "html")
 """The report options, each naming a file written by the run."""
 
 
@@ -190,7 +196,7 @@ def _check_paths(args: argparse.Namespace) -> None:
     outputs = [(f"--{option}", getattr(args, option)) for option in OUTPUTS if getattr(args, option)]
     inputs = [("--baseline", path) for path in args.baseline or ()]
     inputs += [("--known-failures", args.known_failures)] if args.known_failures else []
-    inputs += [("--edition", value) for value in args.edition or () if _is_file(value)]
+    inputs += [("--edition", value) for value in args.edition or () if is_file(value)]
     for option, path in outputs:
         if path == "-":
             raise UsageError(f"{option} takes a file name, not '-' (stdout holds the text report)")
@@ -222,14 +228,6 @@ def _last_failed(args: argparse.Namespace) -> None:
     print(f"llcheck check: --lf: running again {counted(len(globs), 'result')} that "
           f"went wrong in {printable(args.results)}", file=sys.stderr)
     args.only = globs
-
-
-def _is_file(value: str) -> bool:
-    """True when `value` names an existing file (False for a name the system cannot take)."""
-    try:
-        return Path(value).is_file()
-    except (OSError, ValueError):  # a name too long, a NUL byte
-        return False
 
 
 def _same_file(one: str, two: str) -> bool:
@@ -281,8 +279,8 @@ class _Outputs:
         if stream is not None and not self._write("results", lambda: stream.result(result)):
             self.stream = None
 
-    def finish(self, report: Report) -> None:
-        """Write the reports that are written at the end."""
+    def finish(self, report: Report, html: Callable[[], str]) -> None:
+        """Write the reports that are written at the end (`html` makes the --html page)."""
         stream = self.stream
         if stream is not None:
             self._write("results", lambda: stream.end(report))
@@ -290,6 +288,8 @@ class _Outputs:
             self._write("json", lambda: write_atomic(self.paths["json"], json_text(report)))
         if "junit" in self.files:
             self._write("junit", lambda: write_atomic(self.paths["junit"], _junit_text(report)))
+        if "html" in self.files:
+            self._write("html", lambda: write_atomic(self.paths["html"], html()))
 
     def _write(self, option: str, write: Callable[[], object]) -> bool:
         """Run `write`; on an OSError note the problem, close the file and return False."""
@@ -370,7 +370,7 @@ def _spec_files(values: list[str] | None) -> dict[str, Edition]:
     engine is asked for that edition, the reference plays the reading (`as_described`)."""
     known = known_specs()
     files = {value: as_described(load_spec(Path(value))) for value in values or ()
-             if value not in known and (value.endswith((".yaml", ".yml")) or _is_file(value))}
+             if value not in known and (value.endswith((".yaml", ".yml")) or is_file(value))}
     described = [spec.id for spec in files.values() if spec.kind == "reading"]
     for value in values or ():
         if value in described:
@@ -486,8 +486,11 @@ def _verdict_code(results: list[Result]) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    with StopSignals() as signals:
-        code = _run(args, signals)
+    try:
+        with StopSignals() as signals:
+            code = _run(args, signals)
+    finally:
+        use_specs(())  # the reports of a later run in this process quote only its own files
     if signals.received and code == exitcodes.INTERRUPTED:
         print(f"llcheck check: stopped by {signals.received}; the results reached so far are kept"
               f"{'; not run: ' + signals.left if signals.left else ''}", file=sys.stderr)
@@ -503,6 +506,7 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
     _check_paths(args)
     _last_failed(args)
     files = _spec_files(args.edition)
+    use_specs(files.values())
     _check_readings(args, files)
     reference = _reference_specs(args, files)
     args.edition = [files[e].id if e in files else e for e in args.edition or ()] or None
@@ -531,9 +535,7 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
     if known is not None:
         _note_never_run(known, corpus, engine.hello.editions)
     info = RunInfo(_named(args), engine.hello, _options(args, editions, selection.groups))
-    session = _Session(args, info, known, outputs, cases, baselines, files)
-    campaign_ids = _campaign_ids(args, _specs(editions, files))
-    session.progress.expect(sum(map(session.selection.wants_id, campaign_ids)))
+    session = _Session(args, info, known, outputs, cases, baselines, files, editions)
     with signals.polled() as stop:
         session.stop = stop
         outcome = run_cases(cases, make_engine, jobs=args.jobs, engine=engine, on_result=session.record,
@@ -598,8 +600,20 @@ def _cannot_start(args: argparse.Namespace, outputs: _Outputs, message: str, sec
                     replay=_Replay(args, {}).base, not_run=True)
     outputs.begin(info)
     outputs.result(result)
-    outputs.finish(Report(info, [result], seconds, exit_code=exitcodes.ENGINE))
+    report = Report(info, [result], seconds, exit_code=exitcodes.ENGINE)
+    outputs.finish(report, lambda: _html_page(report, {}, {}))
     return exitcodes.BAD_INPUT if outputs.problems else exitcodes.ENGINE
+
+
+def _html_page(report: Report, cases: dict[str, Case], files: dict[str, Edition]) -> str:
+    """The --html page: the report's results, each failing case linked to its game (`cases` by id;
+    the editions given as `files` played from them)."""
+    def case_of(case_id: str) -> dict[str, Any] | None:
+        case = cases.get(case_id)
+        return case.to_json() if case is not None else None
+    own = {spec.id: spec for spec in files.values()}
+    films, rows = report_films(report.to_json(), case_of, lambda e: own.get(e) or load_spec(e))
+    return page(f"llcheck check: {report.info.impl}", films, rows)
 
 
 def _note_never_run(known: KnownFailures, corpus: list[Case], plays: Sequence[str]) -> None:
@@ -616,7 +630,7 @@ class _Session:
 
     def __init__(self, args: argparse.Namespace, info: RunInfo, known: KnownFailures | None,
                  outputs: _Outputs, cases: list[Case], baselines: baseline.BaselineCheck | None = None,
-                 files: dict[str, Edition] | None = None):
+                 files: dict[str, Edition] | None = None, editions: list[str] | None = None):
         self.args, self.info, self.known, self.outputs = args, info, known, outputs
         self.baselines = baselines
         self.files = files or {}
@@ -628,9 +642,16 @@ class _Session:
         self.results: list[Result] = []
         self.usage_error: UsageError | None = None
         self.rank = {case.id: n for n, case in enumerate(cases)}
-        self.progress = Progress(len(cases), "cases and results", every=args.progress_every)
+        self.cases = {case.id: case for case in cases}
+        specs = _specs(editions or [], self.files)
+        campaign_ids = ((campaigns.expected_property_ids(specs) if args.properties else [])
+                        + (campaigns.fuzz_ids(specs) if args.fuzz else []))
+        expected = len(cases) + sum(map(self.selection.wants_id, campaign_ids))
+        self.progress = Progress(expected, "cases and results", every=args.progress_every)
         self.stop = threading.Event()
         """Set to stop the cases run (--max-fail)."""
+        self.spec_gaps: dict[str, int] = {}
+        """`under your spec FILE, clause X (FILE:LINE)`: how many results stopped there."""
         self.bad = 0
         self.halted = False
         """True once --max-fail results went wrong: what is left is not run."""
@@ -646,6 +667,11 @@ class _Session:
             result = self.known.apply(result)
         if result.status in BAD:
             result.replay = self.replay(result)
+        blamed = blamed_on_spec(result.message) if result.status == ERRORED else None
+        if blamed is not None:  # the reference engine playing your spec: the spec is to blame
+            result.message = blamed
+            self.spec_gaps.setdefault(blamed.partition(f" {GAP}")[0], 0)
+            self.spec_gaps[blamed.partition(f" {GAP}")[0]] += 1
         self.results.append(result)
         self.outputs.result(result)
         self.progress.update(len(self.results), result.id)
@@ -696,7 +722,7 @@ class _Session:
         """Order the results, write every report, print the text report; the exit code."""
         self.progress.close()
         results = sorted(self.results, key=lambda r: (r.kind != "case", self.rank.get(r.id, len(self.rank))))
-        if self.usage_error is not None:
+        if self.usage_error is not None or self.spec_gaps:
             code = exitcodes.BAD_INPUT
         elif interrupted:
             code = exitcodes.INTERRUPTED
@@ -708,11 +734,14 @@ class _Session:
         if self.baselines is not None:
             report.exit_code = code = self.baselines.exit_code(code)
             report.baseline = baseline_report.to_json(self.baselines.files, self.replay.base, record)
-        self.outputs.finish(report)
+        self.outputs.finish(report, lambda: _html_page(report, self.cases, self.files))
         if self.args.json_stdout:
             print(json.dumps(report.to_json(), indent=1, ensure_ascii=False, default=repr))
         else:
             print(text_report(report, quiet=self.args.quiet))
+        for where, count in self.spec_gaps.items():
+            print(f"llcheck check: {where} {GAP} ({counted(count, 'result')} stopped there): the spec is "
+                  "incomplete, not the engine", file=sys.stderr)
         if self.halted:
             print(f"llcheck check: stopped after {counted(self.bad, 'result')} went wrong "
                   f"(--max-fail {self.args.max_fail}): what was left is not run", file=sys.stderr)

@@ -46,6 +46,8 @@ from ..catalogue import DEFAULT_BUDGET, DEFAULT_DATA, DEFAULT_OUTPUT, DEFAULT_Z3
 from ..errors import UsageError
 from ..progress import Status
 from ..specs import parse_choices, version_choices
+from ..view.disputes import dispute_films
+from ..view.page import write_page
 
 RLIMIT = 60_000_000
 """z3's resource limit per solver call for one comparison or audit (`rlimit` units)."""
@@ -74,6 +76,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="do not also settle clauses on their own (those undecided, or vacuous "
                              "because a side's games stop on its silences first)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--html", metavar="FILE",
+                        help="two specs: also write the ruling table as a page for a browser, each witness "
+                             "game linked to its table where the two part (docs/viewer.md)")
     parser.add_argument("--output", type=Path, default=None, metavar="FILE",
                         help=f"--all: the report to write (default {DEFAULT_OUTPUT})")
     parser.add_argument("--data", type=Path, default=None, metavar="FILE",
@@ -110,6 +115,12 @@ def run(args: argparse.Namespace) -> int:
     finally:
         status.close()
     data = comparison_json(comparison)
+    if args.html:
+        films, rows = dispute_films(data, [(side.label, side.edition) for side in sides])
+        try:
+            write_page(args.html, f"llcheck disputes {' '.join(args.specs)}", films, rows)
+        except OSError as exc:
+            raise UsageError(f"--html {args.html}: {exc.strerror or exc}") from None
     _print(data, args.json, comparison_text)
     return exitcodes.OK if all(v["status"] == "vacuous" for v in data["verdicts"]) else exitcodes.FAILED
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -29,7 +30,7 @@ from .. import exitcodes
 from ..arguments import JOBS, PLAYERS, Z3_UNITS
 from ..errors import UsageError
 from ..interrupts import unfinished
-from ..progress import Status
+from ..progress import Status, clock
 from ..specs import check_players, edition_arg, parse_choices, version_choices
 from ..workers import in_workers
 
@@ -197,7 +198,8 @@ def run(args: argparse.Namespace) -> int:
     reports: list[dict[str, Any]] = []
     failed = False
     status = Status()
-    status(_working(jobs, 0))
+    began = time.monotonic()
+    status(_working(jobs, 0, 0.0))
     try:
         with unfinished(lambda: f"{len(jobs) - len(reports)} of {len(jobs)} editions and player counts"):
             for report in _results(args, jobs, names):
@@ -208,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
                     _print(report)
                     sys.stdout.flush()
                 if len(reports) < len(jobs):
-                    status(_working(jobs, len(reports)))
+                    status(_working(jobs, len(reports), time.monotonic() - began))
     finally:
         status.close()
         if args.json:
@@ -216,13 +218,15 @@ def run(args: argparse.Namespace) -> int:
     return exitcodes.FAILED if failed else exitcodes.OK
 
 
-def _working(jobs: list[tuple[Edition, int]], done: int) -> str:
-    """What a probe run is doing, for the status line."""
+def _working(jobs: list[tuple[Edition, int]], done: int, spent: float) -> str:
+    """What a probe run is doing, for the status line: with the time left, at the pace so far,
+    once something is done."""
     if not jobs:
         return ""
     edition, players = jobs[done]
-    return (f"probing {edition.id} with {players} players ({done} of {len(jobs)} done; each query may use "
-            "up to --rlimit z3 resource units per solver call)")
+    left = f", about {clock(spent / done * (len(jobs) - done))} left" if done else ""
+    return (f"probing {edition.id} with {players} players ({done} of {len(jobs)} done{left}; each query may "
+            "use up to --rlimit z3 resource units per solver call)")
 
 
 def _print(report: dict[str, Any]) -> None:

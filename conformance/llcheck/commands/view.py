@@ -1,5 +1,6 @@
 """Write a game as a page to open in a browser: a conformance case, a saved fuzzing case or
-witness, a game record, or every failing case of a `check --json` report, shown on a table (card
+witness, a game record, every failing case of a `check --json` report, or the witness games of a
+`disputes A B --json` comparison, shown on a table (card
 faces, hands, discards, protection, tokens) step by step with the arrow keys, the two sides side
 by side where they part, and the clauses with their quotes. The page is one self-contained HTML
 file (no network). Exit codes: 0 written, 2 bad input."""
@@ -14,16 +15,21 @@ from typing import Any
 from loveletter_ref.errors import EngineError, SpecError
 from loveletter_ref.plural import counted
 from loveletter_ref.spec import Edition, load_spec
+from loveletter_ref.spec.yamlsafe import TooLarge, read_bounded
 
-from ..arguments import SEAT
+from ..arguments import SEAT, is_file
 from ..engines.pipes import printable
 from ..errors import UsageError
 from ..harness.cases import Case, load_corpus, load_file
+from ..view.disputes import dispute_films
 from ..view.film import of_case, of_record
 from ..view.page import write_page
 from ..view.results import report_films
 
 Json = dict[str, Any]
+
+MAX_BYTES = 100_000_000
+"""The largest file read (a JSON report of a long run is the largest)."""
 
 DEFAULT_OUT = "llcheck-view.html"
 """Where the page is written unless --html says otherwise."""
@@ -31,7 +37,7 @@ DEFAULT_OUT = "llcheck-view.html"
 EXAMPLES = """examples:
   llcheck view classic.countess.forced/with-king          # a corpus case, by id
   llcheck view report.json --html failures.html           # every failing case of check --json report.json
-  llcheck view llcheck-results/fuzz/classic-3p-0.json --seat 1   # as player 1 sees the table
+  llcheck view llcheck-results/fuzz/required/classic/fuzz-classic-2p-982a18eb54.json --seat 1
 """
 """Shown at the end of --help."""
 
@@ -39,7 +45,8 @@ EXAMPLES = """examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", metavar="CASE_ID|FILE",
                         help="a case id of the corpus, a case file (a saved fuzzing case too), a game "
-                             "record (edition, players, rounds of deck and actions) or a check --json report")
+                             "record (edition, players, rounds of deck and actions), a check --json report "
+                             "or a disputes A B --json comparison")
     parser.add_argument("--case", metavar="ID", help="of a case file holding several cases, this one")
     parser.add_argument("--corpus", metavar="DIR", help="the case folder case ids are looked up in "
                                                         "(default: the bundled corpus)")
@@ -70,9 +77,11 @@ class _Specs:
 def _read_json(path: Path) -> Any:
     """The JSON document in `path`; UsageError naming FILE:LINE:COL when it is not JSON."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(read_bounded(path, MAX_BYTES).decode("utf-8"))
     except json.JSONDecodeError as exc:
         raise UsageError(f"{printable(str(path))}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+    except TooLarge as exc:
+        raise UsageError(f"{printable(str(path))}: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{printable(str(path))}: cannot read: {getattr(exc, 'strerror', None) or exc}") \
             from None
@@ -99,7 +108,7 @@ def _page(args: argparse.Namespace, specs: _Specs) -> tuple[str, list[Json], Jso
     """The page's title, films and report rows for the source given."""
     path = Path(args.source)
     corpus_root = Path(args.corpus) if args.corpus else None
-    if not path.is_file():
+    if not is_file(args.source):
         found = _corpus_case(load_corpus(corpus_root), args.source)
         if found is None:
             raise UsageError(f"{printable(args.source, 100)}: neither a file nor a case id of the corpus")
@@ -109,6 +118,14 @@ def _page(args: argparse.Namespace, specs: _Specs) -> tuple[str, list[Json], Jso
         corpus = {case.id: case.to_json() for case in load_corpus(corpus_root)}
         films, report = report_films(data, corpus.get, specs)
         return f"llcheck check: {data.get('engine', {}).get('impl', '')}", films, report
+    if isinstance(data, dict) and isinstance(data.get("verdicts"), list) and {"a", "b"} <= data.keys():
+        try:
+            sides = [(str(data[side]["label"]), specs(str(data[side]["spec"]))) for side in ("a", "b")]
+        except (KeyError, TypeError) as exc:
+            raise UsageError(f"{printable(str(path))}: not a disputes --json comparison: missing "
+                             f"{exc}") from None
+        films, rows = dispute_films(data, sides)
+        return f"llcheck disputes {sides[0][0]} {sides[1][0]}", films, rows
     if isinstance(data, dict) and isinstance(data.get("rounds"), list) and "description" not in data:
         edition = specs(str(data.get("edition")))
         try:

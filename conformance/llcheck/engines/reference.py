@@ -10,6 +10,7 @@ from loveletter_ref.errors import DeckError, IllegalActionError, RuleGapError, S
 from loveletter_ref.spec import Edition, known_specs, load_spec
 
 from .. import __version__
+from ..specs import gap_message
 from .base import CAPABILITIES, Engine, EngineFailure, Hello, Json, Reply
 
 
@@ -51,13 +52,14 @@ class ReferenceEngine(Engine):
 
     def start(self, edition: str, players: int, deck: Sequence[str], first_player: int = 0,
               tokens: Sequence[int] | None = None) -> Reply:
+        spec = self._spec(edition)
         try:  # a refused start changes nothing: a game in progress goes on
-            game = self.game_class(self._spec(edition), players, first_player=first_player, tokens=tokens)
+            game = self.game_class(spec, players, first_player=first_player, tokens=tokens)
             events = game.start_round(list(deck))
         except DeckError as exc:
             return Reply(False, reason=str(exc), clause=exc.clause)
         except RuleGapError as exc:
-            raise EngineFailure(str(exc)) from None  # the rules are silent here: the game cannot go on
+            raise _gap(spec, exc) from None  # the rules are silent here: the game cannot go on
         self.game = game
         self._served_as = edition if game.edition.id != edition else None
         return Reply(True, events, self._as_served(game.state()))
@@ -69,7 +71,7 @@ class ReferenceEngine(Engine):
         except (DeckError, IllegalActionError) as exc:
             return Reply(False, reason=str(exc), clause=getattr(exc, "clause", None))
         except RuleGapError as exc:
-            raise EngineFailure(str(exc)) from None
+            raise _gap(game.edition, exc) from None
         return Reply(True, events, self._as_served(game.state()))
 
     def _as_served(self, state: Json) -> Json:
@@ -91,7 +93,7 @@ class ReferenceEngine(Engine):
         except IllegalActionError as exc:
             return Reply(False, reason=exc.reason, clause=exc.clause)
         except RuleGapError as exc:
-            raise EngineFailure(str(exc)) from None
+            raise _gap(game.edition, exc) from None
         return Reply(True, events, self._as_served(game.state()))
 
     def state(self) -> Json:
@@ -120,3 +122,8 @@ class _ActionJson(dict[Action, Json]):
 
 action_json: Callable[[Action], Json] = _ActionJson().__getitem__
 """An action's JSON form, remembered: shared, so hand out copies only."""
+
+
+def _gap(spec: Edition, exc: RuleGapError) -> EngineFailure:
+    """The engine cannot go on where the rules are silent: blamed on an edition of your own."""
+    return EngineFailure(gap_message(spec, exc.clause, exc.reason) or str(exc))

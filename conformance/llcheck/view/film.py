@@ -42,11 +42,13 @@ def clause_quotes(edition: Edition, ids: list[str]) -> list[Json]:
 
 def film(edition: Edition, players: int, rounds: list[Json], *, title: str, first_player: int = 0,
          tokens: list[int] | None = None, clauses: list[str] | None = None,
-         divergence: Divergence | None = None) -> Json:
+         divergence: Divergence | None = None, record: bool = False) -> Json:
     """The frames of a game whose rounds give each deck and the actions played on it (`steps` of a
     case, each `{"action": ..., "refused": true?}`, or `actions` of a game record). A step the
     reference engine refuses, or a deck it cannot deal, is a frame saying so, as the case expects
-    or not; the game stops at the first answer it cannot give."""
+    or not; the game stops at the first answer it cannot give. The sides part at the divergence's
+    round and step in a case; a `record` (the replay of a fuzzing or property failure, whose steps
+    the divergence counts with the probes between them) ends where they part."""
     game = Game(edition, players, first_player=first_player, tokens=tokens)
     frames: list[Json] = []
     for number, round_ in enumerate(rounds, 1):
@@ -72,9 +74,9 @@ def film(edition: Edition, players: int, rounds: list[Json], *, title: str, firs
                                      refused=True, note=step.get("note") or str(exc)))
                 if step.get("refused"):
                     continue
-                return _film(edition, title, frames, clauses, divergence)
+                return _film(edition, title, frames, clauses, divergence, record)
             frames.append(_frame(game.state(), label, events, number, step_number, note=step.get("note")))
-    return _film(edition, title, frames, clauses, divergence)
+    return _film(edition, title, frames, clauses, divergence, record)
 
 
 def _frame(state: Json | None, label: str, events: list[Json], round_: int, step: int, *,
@@ -88,21 +90,21 @@ def _frame(state: Json | None, label: str, events: list[Json], round_: int, step
 
 
 def _film(edition: Edition, title: str, frames: list[Json], clauses: list[str] | None,
-          divergence: Divergence | None) -> Json:
+          divergence: Divergence | None, record: bool) -> Json:
     out: Json = {"title": title, "edition": edition.id, "cards": cards_of(edition), "frames": frames,
                  "clauses": clause_quotes(edition, clauses or [])}
     if divergence is not None:
-        out["parted"] = _parted(frames, divergence)
+        out["parted"] = _parted(frames, divergence, record)
         suspected = [c for c in divergence.clauses if c not in (clauses or [])]
         out["clauses"] += clause_quotes(edition, suspected)
     return out
 
 
-def _parted(frames: list[Json], divergence: Divergence) -> Json:
-    """Where the two sides part: the frame (the last one when the place is not in the film), what
-    differs, and each side's answer."""
+def _parted(frames: list[Json], divergence: Divergence, record: bool) -> Json:
+    """Where the two sides part: the frame (the last one for a record, or when the place is not in
+    the film), what differs, and each side's answer."""
     at = len(frames) - 1
-    for n, frame in enumerate(frames):
+    for n, frame in enumerate([] if record else frames):
         if frame["round"] == divergence.round and frame["step"] == (divergence.step or 0):
             at = n
             break
@@ -118,7 +120,10 @@ def of_case(case: Json, edition: Edition, divergence: Divergence | None = None) 
                 clauses=list(case.get("clauses", ())), divergence=divergence)
 
 
-def of_record(record: Json, edition: Edition, title: str) -> Json:
-    """The film of a game record (`loveletter_ref.engine.replay.game_record`)."""
+def of_record(record: Json, edition: Edition, title: str, clauses: list[str] | None = None,
+              divergence: Divergence | None = None) -> Json:
+    """The film of a game record (`loveletter_ref.engine.replay.game_record`, the replay of a
+    fuzzing or property failure)."""
     return film(edition, record["players"], list(record["rounds"]), title=title,
-                first_player=record.get("first_player", 0), tokens=record.get("tokens"))
+                first_player=record.get("first_player", 0), tokens=record.get("tokens"), clauses=clauses,
+                divergence=divergence, record=True)

@@ -11,7 +11,7 @@ from loveletter_ref.lockstep import Divergence
 from loveletter_ref.spec import Edition
 
 from ..harness.results import BAD
-from .film import of_case
+from .film import of_case, of_record
 
 Json = dict[str, Any]
 
@@ -22,6 +22,16 @@ def divergence_of(data: Json | None) -> Divergence | None:
         return None
     return Divergence(data.get("round"), data.get("step"), str(data.get("what", "")), data.get("expected"),
                       data.get("actual"), str(data.get("detail", "")), data.get("action"))
+
+
+def _film(result: Json, game: Json, spec_of: Callable[[str], Edition]) -> Json:
+    """The film of a result's game: a conformance case, or the game record a fuzzing or property
+    failure replays."""
+    edition, divergence = spec_of(game["edition"]), divergence_of(result.get("divergence"))
+    if "id" in game:
+        return of_case(game, edition, divergence)
+    return of_record(game, edition, f"{result['id']}: {result.get('description', '')}".rstrip(": "),
+                     list(result.get("clauses", ())), divergence)
 
 
 def report_films(report: Json, case_of: Callable[[str], Json | None],
@@ -37,7 +47,7 @@ def report_films(report: Json, case_of: Callable[[str], Json | None],
         case = result.get("replay_case") or case_of(result["id"])
         if result.get("status") in BAD and case is not None:
             try:
-                films.append(of_case(case, spec_of(case["edition"]), divergence_of(result.get("divergence"))))
+                films.append(_film(result, case, spec_of))
                 row["film"] = len(films) - 1
             except (SpecError, EngineError, KeyError) as exc:  # a case the reference cannot set up
                 row["message"] = f"{row['message']} (no film: {exc})"
