@@ -33,8 +33,8 @@ class Side:
     positions: Positions
     path: Path
     choices: tuple[tuple[str, int], ...] = ()
-    swap: tuple[str, Side] | None = None
-    """For a spec built by `derived`: the clause key, and the side it was taken from."""
+    swap: tuple[tuple[str, ...], Side] | None = None
+    """For a spec built by `derived`: the clause keys, and the side they were taken from."""
     origin: str = ""
     """Where the spec comes from, shown in its label when the other side has the same id."""
     _built: dict[tuple[Any, ...], Edition | None] = field(default_factory=dict, repr=False)
@@ -53,7 +53,7 @@ class Side:
             chosen.insert(0, self.origin)
         label = f"{self.id} ({', '.join(chosen)})" if chosen else self.id
         if self.swap is not None:
-            label += f" with {self.swap[1].label}'s {self.swap[0]}"
+            label += f" with {self.swap[1].label}'s {' and '.join(self.swap[0])}"
         return label
 
     @property
@@ -71,14 +71,17 @@ class Side:
         if chosen:
             out["versions"] = chosen
         if self.swap is not None:
-            key, donor = self.swap
-            out["swap"] = {"clause": key, "from": donor.replay_header()}
+            keys, donor = self.swap
+            out["swap"] = {"clause": keys[0] if len(keys) == 1 else list(keys), "from": donor.replay_header()}
         return out
 
-    def derived(self, donor: Side, key: str) -> Side | str:
-        """This spec with clause `key` as `donor` states it, as a side of its own, provided it
-        passes the validation of any spec; otherwise why no such spec exists."""
-        data = _swap(self.data, donor.data, key)
+    def derived(self, donor: Side, *keys: str) -> Side | str:
+        """This spec with the clauses `keys` as `donor` states them, as a side of its own,
+        provided it passes the validation of any spec; otherwise why no such spec exists."""
+        key = " and ".join(keys)
+        data: dict[str, Any] | None = self.data
+        for one in keys:
+            data = None if data is None else _swap(data, donor.data, one)
         if data is None:
             return f"{key} cannot be taken from {donor.label} into {self.label}"
         for doc, source in donor.data.get("sources", {}).items():
@@ -90,13 +93,12 @@ class Side:
         if problems:
             return (f"{self.label} with {key} as {donor.label} states it is not a valid spec "
                     f"({problems[0].message})")
-        choices = {k: i for k, i in self.choices if k != key}
-        if key in donor.versions:
-            choices[key] = donor.versions[key]
+        choices = {k: i for k, i in self.choices if k not in keys}
+        choices.update((k, donor.versions[k]) for k in keys if k in donor.versions)
         edition = self._compile(data, choices, donor)
         if edition is None:
             return f"{self.label} with {key} as {donor.label} states it cannot be compiled"
-        return Side(edition, data, self.positions, self.path, tuple(sorted(choices.items())), (key, donor),
+        return Side(edition, data, self.positions, self.path, tuple(sorted(choices.items())), (keys, donor),
                     self.origin)
 
     @property
@@ -180,7 +182,8 @@ def side_of(header: Mapping[str, Any]) -> Side | None:
     if swap is None:
         return side
     donor = side_of(swap["from"])
-    derived = None if donor is None else side.derived(donor, swap["clause"])
+    keys = swap["clause"] if isinstance(swap["clause"], list) else [swap["clause"]]
+    derived = None if donor is None else side.derived(donor, *keys)
     return derived if isinstance(derived, Side) else None
 
 
