@@ -37,6 +37,8 @@ class Side:
     """For a spec built by `derived`: the clause keys, and the side they were taken from."""
     origin: str = ""
     """Where the spec comes from, shown in its label when the other side has the same id."""
+    base: Side | None = None
+    """For a spec built by `derived`: the side it was built from (itself maybe derived)."""
     _built: dict[tuple[Any, ...], Edition | None] = field(default_factory=dict, repr=False)
 
     @property
@@ -52,6 +54,8 @@ class Side:
         if self.origin:
             chosen.insert(0, self.origin)
         label = f"{self.id} ({', '.join(chosen)})" if chosen else self.id
+        if self.base is not None and self.base.swap is not None:
+            label = self.base.label
         if self.swap is not None:
             label += f" with {self.swap[1].label}'s {' and '.join(self.swap[0])}"
         return label
@@ -73,6 +77,8 @@ class Side:
         if self.swap is not None:
             keys, donor = self.swap
             out["swap"] = {"clause": keys[0] if len(keys) == 1 else list(keys), "from": donor.replay_header()}
+            if self.base is not None and self.base.swap is not None:
+                out["swap"]["into"] = self.base.replay_header()
         return out
 
     def derived(self, donor: Side, *keys: str) -> Side | str:
@@ -99,7 +105,7 @@ class Side:
         if edition is None:
             return f"{self.label} with {key} as {donor.label} states it cannot be compiled"
         return Side(edition, data, self.positions, self.path, tuple(sorted(choices.items())), (keys, donor),
-                    self.origin)
+                    self.origin, base=self)
 
     @property
     def versions(self) -> dict[str, int]:
@@ -177,11 +183,13 @@ def told_apart(sides: Sequence[Side], names: Sequence[str]) -> list[Side]:
 def side_of(header: Mapping[str, Any]) -> Side | None:
     """The side a replay header names (see `Side.replay_header`); None if it cannot be built."""
     versions = {key: int(n) - 1 for key, n in header.get("versions", {}).items()}
-    side = open_side(header["edition"], versions)
     swap = header.get("swap")
     if swap is None:
-        return side
+        return open_side(header["edition"], versions)
+    side = side_of(swap["into"]) if "into" in swap else open_side(header["edition"], versions)
     donor = side_of(swap["from"])
+    if side is None:
+        return None
     keys = swap["clause"] if isinstance(swap["clause"], list) else [swap["clause"]]
     derived = None if donor is None else side.derived(donor, *keys)
     return derived if isinstance(derived, Side) else None
