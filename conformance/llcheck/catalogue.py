@@ -22,7 +22,7 @@ from typing import Any
 from loveletter_ref.disputes.markdown import render
 from loveletter_ref.disputes.report import audit_json, comparison_json, retell
 from loveletter_ref.disputes.search import Budget
-from loveletter_ref.disputes.settle import audit, compare
+from loveletter_ref.disputes.settle import CONVENTIONS, audit, by_convention, compare
 from loveletter_ref.disputes.sides import open_side
 from loveletter_ref.spec import known_specs, load_spec
 
@@ -75,12 +75,19 @@ def entries() -> list[Entry]:
     names = readings()
     editions = sorted({d for name in names if (d := load_spec(name).describes)})
     out = [Entry("audit", (name,), ((),)) for name in names]
+    out += [Entry("convention", (name, described), ((), ())) for name in names
+            if (described := load_spec(name).describes) and _conventional(name)]
     pairs = [(r, e) for r in names for e in editions]
     pairs += [(r, s) for i, r in enumerate(names) for s in names[i + 1:]]
     for a, b in pairs:
         out.append(Entry("compare", (a, b)))
         out += _version_entries(a, b)
     return out
+
+
+def _conventional(name: str) -> bool:
+    """True when a reading is silent on what every table does alike (see `CONVENTIONS`)."""
+    return any(c.silent and c.kind in CONVENTIONS for c in load_spec(name).clauses.values())
 
 
 def _version_entries(a: str, b: str) -> list[Entry]:
@@ -193,6 +200,10 @@ def _settle(work: tuple[Entry, Budget, int]) -> dict[str, Any]:
     sides = [open_side(name, dict(chosen)) for name, chosen in zip(entry.specs, entry.versions, strict=False)]
     if entry.kind == "audit":
         return audit_json(sides[0], audit(sides[0], budget, rlimit))
+    if entry.kind == "convention":
+        filled = by_convention(sides[0], sides[1])
+        assert filled is not None, f"{entry.id}: no spec filled by convention passes validation"
+        return {**comparison_json(compare(filled[0], sides[1], budget, rlimit)), "convention": filled[1]}
     same = len({s.edition.describes or s.id for s in sides}) == 1
     found = compare(sides[0], sides[1], budget, rlimit, keys=list(entry.keys) or None, alone=same)
     return comparison_json(found)

@@ -62,12 +62,13 @@ def render(data: dict[str, Any]) -> str:
     entries = data["entries"]
     audits = {k: v["result"] for k, v in entries.items() if k.startswith("audit ")}
     pairs = {k: v["result"] for k, v in entries.items() if k.startswith("compare ")}
+    conventions = {k: v["result"] for k, v in entries.items() if k.startswith("convention ")}
     out = [HEADER]
     budget = data["budget"]
     out.append(f"Budget: {budget['games']} games per player count, {budget['reach']} games per player count "
                f"to reach a clause, {budget['tries']} continuations of each; z3 {data['z3_rlimit']} "
                "resource units per solver call.\n")
-    out += summary(pairs, [r["spec"]["spec"] for r in audits.values()])
+    out += summary(pairs, conventions, [r["spec"]["spec"] for r in audits.values()])
     out += _readings(audits)
     out += _matrix(pairs, audits)
     out.append("## Each reading on its own\n")
@@ -76,6 +77,12 @@ def render(data: dict[str, Any]) -> str:
     out.append("## Disputes, pair by pair\n")
     for name, result in pairs.items():
         out += _pair(name, result)
+    if conventions:
+        out.append("## By table convention\n")
+        out.append("Each reading silent on what every table does alike, with the edition's rule there, "
+                   "against the edition.\n")
+        for name, result in conventions.items():
+            out += _pair(name, result)
     return "\n".join(out).rstrip() + "\n"
 
 

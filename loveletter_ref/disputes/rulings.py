@@ -33,8 +33,9 @@ def verdict_anchor(entry: str, key: str) -> str:
     return anchor(f"{entry} {key}")
 
 
-def summary(pairs: dict[str, Any], readings: list[str]) -> list[str]:
-    """The ruling tables, then the question index, then the notes."""
+def summary(pairs: dict[str, Any], conventions: dict[str, Any], readings: list[str]) -> list[str]:
+    """The ruling tables, then the question index, then the notes. `conventions` holds the
+    comparisons of readings filled by table convention where they are silent on it."""
     by_edition: dict[str, list[str]] = {}
     for name in readings:
         described = load_spec(name).describes
@@ -44,19 +45,23 @@ def summary(pairs: dict[str, Any], readings: list[str]) -> list[str]:
            "One table per edition: a row per clause, the edition's rule, and what each rulebook says "
            "(its gloss links to the quote) with the verdict against the edition: *agrees*, "
            "**observable** (with what a table sees in the witness game), **vacuous** (no game can show "
-           "it) or **undecided** (the obstacle is in the pair's details). The question index below "
-           "lists the clauses in plain words.\n"]
+           "it) or **undecided** (the obstacle is in the pair's details). Where a rulebook is silent "
+           "on what every table does alike (turn direction, who starts), the strict verdict is followed "
+           "by the verdict *by convention*, with the edition's rule there, so that such a silence "
+           "masks no other clause. The question index below lists the clauses in plain words.\n"]
     rows: list[tuple[str, str, str]] = []
     for edition_id, names in sorted(by_edition.items()):
-        out += _table(load_spec(edition_id), names, pairs, rows)
+        out += _table(load_spec(edition_id), names, pairs, conventions, rows)
     out += _index(rows)
     out += _notes(readings)
     return out
 
 
-def _table(edition: Edition, names: list[str], pairs: dict[str, Any],
+def _table(edition: Edition, names: list[str], pairs: dict[str, Any], conventions: dict[str, Any],
            rows: list[tuple[str, str, str]]) -> list[str]:
     entries = {name: _entries(name, edition.id, pairs) for name in names}
+    conventional = {name: (_entries(name, edition.id, conventions), _filled(name, conventions))
+                    for name in names}
     keys = [PLAYERS, *(c.key for c in edition.clauses.values())]
     keys += sorted({v["clause"] for found in entries.values() for v, _ in found.values()} - set(keys))
     title = f"{edition.id}, as {len(names)} rulebooks read it"
@@ -68,7 +73,11 @@ def _table(edition: Edition, names: list[str], pairs: dict[str, Any],
         kind = PLAYERS if key == PLAYERS else clause.kind if clause is not None else key
         asked = question(kind, clause)
         rows.append((asked, key, anchor("rulings " + edition.id)))
-        cells = [_cell(load_spec(name), key, entries[name]) for name in names]
+        cells = []
+        for name in names:
+            reading = load_spec(name)
+            cells.append(_cell(reading, key, entries[name])
+                         + _by_convention(reading, key, entries[name], *conventional[name]))
         out.append(f"| `{key}`: {asked} | {_said(edition, key)} | " + " | ".join(cells) + " |")
     return out + [""]
 
@@ -88,6 +97,24 @@ def _entries(reading: str, edition: str, pairs: dict[str, Any]) -> dict[str, tup
         for alike in result["alike"]:
             found.setdefault(alike["clause"], ({"clause": alike["clause"], "status": "alike"}, name))
     return found
+
+
+def _filled(reading: str, conventions: dict[str, Any]) -> list[str]:
+    """The clauses a reading is filled in by convention (none: it has no convention entry)."""
+    return next((r["convention"] for r in conventions.values() if r["a"]["spec"] == reading), [])
+
+
+def _by_convention(reading: Edition, key: str, strict: dict[str, tuple[dict[str, Any], str]],
+                   found: dict[str, tuple[dict[str, Any], str]], filled: list[str]) -> str:
+    """The verdict by table convention, where it differs from the strict one."""
+    if not filled:
+        return ""
+    if key in filled:
+        return " · by convention: as the edition"
+    before, after = strict.get(key), found.get(key)
+    if (before and before[0]["status"]) == (after and after[0]["status"]):
+        return ""
+    return f" · by convention ({' and '.join(filled)} as the edition): {_ruling(reading, key, after, ())}"
 
 
 def _said(spec: Edition, key: str) -> str:

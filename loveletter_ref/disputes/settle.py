@@ -308,6 +308,22 @@ def _masked(counts: list[int], setups: dict[int, list[str]]) -> str:
             + ", ".join(causes) + "), so no game played under both can show this clause on its own")
 
 
+# -- table conventions -----------------------------------------------------------------------
+
+
+CONVENTIONS = {"turn_order": "turns pass clockwise", "first_player": "the table chooses who starts"}
+"""Rule kinds on which every table does the same when its rulebook is silent, with what tables do
+(the edition's rule): a rulebook silent on them gets a verdict by convention too."""
+
+
+def by_convention(a: Side, edition: Side) -> tuple[Side, list[str]] | None:
+    """`a` with each of its silent convention clauses as `edition` states it, and their keys
+    (None when `a` is silent on none, or a filled spec would not be valid)."""
+    keys = [c.key for c in a.edition.clauses.values() if c.silent and c.kind in CONVENTIONS]
+    filled = a.derived(edition, *keys) if keys else None
+    return (filled, keys) if isinstance(filled, Side) else None
+
+
 # -- one spec --------------------------------------------------------------------------------
 
 

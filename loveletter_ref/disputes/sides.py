@@ -33,10 +33,12 @@ class Side:
     positions: Positions
     path: Path
     choices: tuple[tuple[str, int], ...] = ()
-    swap: tuple[str, Side] | None = None
-    """For a spec built by `derived`: the clause key, and the side it was taken from."""
+    swap: tuple[tuple[str, ...], Side] | None = None
+    """For a spec built by `derived`: the clause keys, and the side they were taken from."""
     origin: str = ""
     """Where the spec comes from, shown in its label when the other side has the same id."""
+    base: Side | None = None
+    """For a spec built by `derived`: the side it was built from (itself maybe derived)."""
     _built: dict[tuple[Any, ...], Edition | None] = field(default_factory=dict, repr=False)
 
     @property
@@ -52,8 +54,10 @@ class Side:
         if self.origin:
             chosen.insert(0, self.origin)
         label = f"{self.id} ({', '.join(chosen)})" if chosen else self.id
+        if self.base is not None and self.base.swap is not None:
+            label = self.base.label
         if self.swap is not None:
-            label += f" with {self.swap[1].label}'s {self.swap[0]}"
+            label += f" with {self.swap[1].label}'s {' and '.join(self.swap[0])}"
         return label
 
     @property
@@ -71,14 +75,19 @@ class Side:
         if chosen:
             out["versions"] = chosen
         if self.swap is not None:
-            key, donor = self.swap
-            out["swap"] = {"clause": key, "from": donor.replay_header()}
+            keys, donor = self.swap
+            out["swap"] = {"clause": keys[0] if len(keys) == 1 else list(keys), "from": donor.replay_header()}
+            if self.base is not None and self.base.swap is not None:
+                out["swap"]["into"] = self.base.replay_header()
         return out
 
-    def derived(self, donor: Side, key: str) -> Side | str:
-        """This spec with clause `key` as `donor` states it, as a side of its own, provided it
-        passes the validation of any spec; otherwise why no such spec exists."""
-        data = _swap(self.data, donor.data, key)
+    def derived(self, donor: Side, *keys: str) -> Side | str:
+        """This spec with the clauses `keys` as `donor` states them, as a side of its own,
+        provided it passes the validation of any spec; otherwise why no such spec exists."""
+        key = " and ".join(keys)
+        data: dict[str, Any] | None = self.data
+        for one in keys:
+            data = None if data is None else _swap(data, donor.data, one)
         if data is None:
             return f"{key} cannot be taken from {donor.label} into {self.label}"
         for doc, source in donor.data.get("sources", {}).items():
@@ -90,14 +99,13 @@ class Side:
         if problems:
             return (f"{self.label} with {key} as {donor.label} states it is not a valid spec "
                     f"({problems[0].message})")
-        choices = {k: i for k, i in self.choices if k != key}
-        if key in donor.versions:
-            choices[key] = donor.versions[key]
+        choices = {k: i for k, i in self.choices if k not in keys}
+        choices.update((k, donor.versions[k]) for k in keys if k in donor.versions)
         edition = self._compile(data, choices, donor)
         if edition is None:
             return f"{self.label} with {key} as {donor.label} states it cannot be compiled"
-        return Side(edition, data, self.positions, self.path, tuple(sorted(choices.items())), (key, donor),
-                    self.origin)
+        return Side(edition, data, self.positions, self.path, tuple(sorted(choices.items())), (keys, donor),
+                    self.origin, base=self)
 
     @property
     def versions(self) -> dict[str, int]:
@@ -175,12 +183,15 @@ def told_apart(sides: Sequence[Side], names: Sequence[str]) -> list[Side]:
 def side_of(header: Mapping[str, Any]) -> Side | None:
     """The side a replay header names (see `Side.replay_header`); None if it cannot be built."""
     versions = {key: int(n) - 1 for key, n in header.get("versions", {}).items()}
-    side = open_side(header["edition"], versions)
     swap = header.get("swap")
     if swap is None:
-        return side
+        return open_side(header["edition"], versions)
+    side = side_of(swap["into"]) if "into" in swap else open_side(header["edition"], versions)
     donor = side_of(swap["from"])
-    derived = None if donor is None else side.derived(donor, swap["clause"])
+    if side is None:
+        return None
+    keys = swap["clause"] if isinstance(swap["clause"], list) else [swap["clause"]]
+    derived = None if donor is None else side.derived(donor, *keys)
     return derived if isinstance(derived, Side) else None
 
 
