@@ -1,0 +1,142 @@
+"""`llcheck verify LOG...` (issue 25): recorded games checked against an edition with check's
+verdicts, divergences, quotes and replays; what a log lacks is reported as not checked."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from llcheck.baseline.observe import sorted_actions
+from llcheck.baseline.units import choose
+from llcheck.cli import main
+from llcheck.logs.dealt import play_dealt
+from llcheck.logs.reading import log_lines
+from loveletter_ref import Action, Game, load_spec
+from loveletter_ref.engine import DECIDING
+
+sys.path.insert(0, str(Path(__file__).parent / "engines"))
+
+from one_round import BaronTieOut, OneRound  # noqa: E402
+
+Json = dict
+
+
+def write(path: Path, lines: list[Json]) -> Path:
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def reference_log(edition: str, players: int, seed: int, *, deck: bool = True,
+                  states: bool = True) -> list[Json]:
+    """A game of the reference engine as a log: seeded random legal actions, states and events."""
+    spec = load_spec(edition)
+    rng = random.Random(seed)
+    game = Game(spec, players)
+    cards = [spec.names[c] for c in spec.deck(players)]
+    rng.shuffle(cards)
+    events = game.start_round(cards)
+
+    def reported(events: list[Json]) -> Json:
+        return {"state": game.state(), "events": events} if states else {}
+
+    lines = [{"game": {"format": "llcheck-log/1", "edition": edition, "players": players}},
+             {"deal": {"deck": cards} if deck else {}, **reported(events)}]
+    while game.phase in DECIDING:
+        action = choose(rng, sorted_actions([a.to_json() for a in game.legal_actions()]))
+        lines.append({"action": action, **reported(game.apply(Action.from_json(action)))})
+    return lines
+
+
+def verify(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["verify", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_thousand_games_of_the_one_round_engine_verify(capsys, tmp_path):
+    engine, spec = OneRound(), load_spec("z-man-2019")
+    lines = [line for seed in range(1000) for line in log_lines(play_dealt(engine, spec, 2, seed))]
+    assert any(line.get("action", {}).get("keep") for line in lines)  # one-step Chancellors among them
+    assert not any("deck" in line.get("deal", {}) for line in lines)  # every deal read from its state
+    code, out, _ = verify(capsys, str(write(tmp_path / "games.jsonl", lines)), "-q")
+    assert code == 0, out
+    assert out.startswith("llcheck verify: 1000 games in 1 log")
+    assert "1000 passed, 0 failed" in out
+    assert "not checked: round 1: the deck is read from the state after its deal (1000 games)" in out
+
+
+def test_a_buggy_engines_logs_fail_on_the_clause_it_breaks(capsys, tmp_path):
+    engine, spec = BaronTieOut(), load_spec("z-man-2019")
+    lines = [line for seed in range(300) for line in log_lines(play_dealt(engine, spec, 2, seed))]
+    code, out, _ = verify(capsys, str(write(tmp_path / "games.jsonl", lines)))
+    assert code == 1
+    assert "clause z19.baron.tie: " in out
+    table = [row for row in out.splitlines() if row.startswith("z19.baron.tie ")]
+    assert table and table[0].split()[-1] == "fails"
+
+
+@pytest.mark.clause("classic.guard.guess")
+def test_a_hand_edited_illegal_move_is_found_with_its_clause_and_line(capsys, tmp_path):
+    lines = reference_log("classic", 2, 11)
+    index = next(i for i, line in enumerate(lines) if line.get("action", {}).get("card") == "Guard")
+    lines[index]["action"]["guess"] = "Guard"  # the Guard may not name a Guard
+    log = write(tmp_path / "edited.jsonl", lines)
+    code, out, _ = verify(capsys, str(log), "-q")
+    assert code == 1
+    assert "FAILED log/edited.jsonl/game-1" in out
+    assert "clause classic.guard.guess: " in out
+    assert f"case: {log}:{index + 1}" in out
+    assert "naming Guard): action accepted" in out
+    assert f"replay: llcheck verify {log} --game 1" in out
+    assert "the reference refuses Guard on" in out
+
+
+def test_a_changed_state_is_the_first_divergence(capsys, tmp_path):
+    lines = reference_log("z-man-2019", 3, 4)
+    lines[3]["state"]["discards"] = [[], [], []]
+    code, out, _ = verify(capsys, str(write(tmp_path / "changed.jsonl", lines)), "--game", "1", "-q")
+    assert code == 1
+    assert "round 1, step 2 " in out and ": state.discards" in out
+
+
+def test_many_games_and_logs_and_one_game_replayed(capsys, tmp_path):
+    first = write(tmp_path / "a.jsonl", reference_log("classic", 4, 1) + reference_log("premium", 5, 2))
+    second = write(tmp_path / "b.jsonl", reference_log("z-man-2019", 2, 3, deck=False))
+    code, out, _ = verify(capsys, str(first), str(second), "-q")
+    assert code == 0, out
+    assert out.startswith("llcheck verify: 3 games in 2 logs")
+    code, out, _ = verify(capsys, str(first), "--game", "2", "-q")
+    assert (code, out.splitlines()[0]) == (0, f"llcheck verify: 1 game in 1 log ({first}); editions: premium")
+
+
+def test_a_log_without_deck_or_states_is_checked_as_far_as_it_goes(capsys, tmp_path):
+    bare = reference_log("classic", 2, 5, deck=False, states=False)
+    code, out, _ = verify(capsys, str(write(tmp_path / "bare.jsonl", bare)))
+    assert code == 0
+    assert "not checked: round 1 has no deck and no state to read it from" in out
+    lines = reference_log("classic", 2, 5, states=False)  # a deck, no states: the moves' legality is checked
+    lines[-1]["action"] = {"type": "play", "card": "Countess"}
+    code, out, _ = verify(capsys, str(write(tmp_path / "moves.jsonl", lines)), "-q")
+    assert code == 1 and "action accepted" in out
+
+
+HEADER = json.dumps({"game": {"format": "llcheck-log/1", "edition": "classic", "players": 2}}) + "\n"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('{"deal": {}}\n', "bad.jsonl:1: a log starts with a game line"),
+    (HEADER + "not json\n", "bad.jsonl:2: not JSON"),
+    (HEADER + '{"action": {"type": "play", "card": "Guard"}}\n', "bad.jsonl:2: an action before the game"),
+    (HEADER.replace("log/1", "log/9"), "bad.jsonl:1: "),
+    (HEADER.replace("classic", "nope"), "bad.jsonl:1: edition 'nope' cannot be loaded"),
+    ("", "bad.jsonl:1: no game in the log"),
+])
+def test_an_unusable_log_is_one_located_line_and_exit_2(capsys, tmp_path, text, message):
+    (tmp_path / "bad.jsonl").write_text(text, encoding="utf-8")
+    code, out, err = verify(capsys, str(tmp_path / "bad.jsonl"))
+    assert code == 2 and out == ""
+    assert message in err and len(err.splitlines()) == 1 and "Traceback" not in err
