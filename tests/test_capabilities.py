@@ -4,6 +4,7 @@ small independent engine of tests/engines/one_round.py."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from llcheck import campaigns
 from llcheck.cli import main
 from llcheck.engines import Hello, ReferenceEngine, SubprocessEngine
 from llcheck.engines.guard import checked_hello
@@ -25,7 +27,7 @@ from loveletter_ref import load_spec
 ENGINES = Path(__file__).parent / "engines"
 sys.path.insert(0, str(ENGINES))
 
-from one_round import BaronTieOut, FaceUpShort, OneRound  # noqa: E402
+from one_round import BaronTieOut, FaceUpShort, GivenDecks, OneRound  # noqa: E402
 
 
 def test_an_engine_of_version_1_is_dealt_decks_and_keeps_tokens_without_saying_so():
@@ -127,3 +129,29 @@ def test_the_one_step_chancellor_is_the_two_rule_steps():
     assert split(play) == (play, None)
     other = {"type": "play", "card": "King", "target": 1}
     assert as_plays([both, combined(play, {**keep, "card": "Spy"}), other]) == [play, other]
+
+
+@pytest.mark.clause("z-man-2019.chancellor.draw-return")
+def test_corpus_cases_reach_a_one_step_engine_as_one_action():
+    engine = GivenDecks()
+    cases = [c for c in load_corpus() if c.edition == "z-man-2019" and "chancellor" in c.tags
+             and case_reason(engine.hello, c) is None]
+    assert cases
+    assert all(any(step["action"]["type"] == "keep" for r in c.rounds for step in r.get("steps", ()))
+               for c in cases)
+    assert [run_case(engine, case).status for case in cases] == ["passed"] * len(cases)
+
+
+def test_a_one_step_engine_gets_logged_games_instead_of_fuzzing(capsys, tmp_path):
+    code = main(["check", "--impl", "python:one_round:GivenDecks", "--fuzz", "30",
+                 "--fuzz-dir", str(tmp_path), "--run", "fuzz/*", "--run", "dealt/*"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "dealt/z-man-2019/2p: 30 games, each set up and played as the rules say" in out
+    hello = dataclasses.replace(GivenDecks().hello, capabilities=GivenDecks().hello.capabilities | {"tokens"})
+    found = campaigns.run_fuzz(GivenDecks, [load_spec("z-man-2019"), load_spec("classic")], 10, 0, tmp_path,
+                               lambda result: None, hello=hello, wanted=lambda result_id: "/2p" in result_id)
+    reason = "the engine takes a one-step Chancellor (checked by logged games instead)"
+    assert (found[0].id, found[0].status) == ("fuzz/z-man-2019/2p", "not_applicable")
+    assert found[0].message == reason
+    assert (found[1].id, found[1].message) == ("fuzz/classic/2p", "the engine does not play classic")

@@ -38,6 +38,7 @@ from .engines.guard import adapters_own, described
 from .engines.process import kill_leftovers
 from .errors import UsageError
 from .harness.applicable import seat_reason
+from .harness.blame import kinds_clauses
 from .harness.results import ERRORED, NOT_APPLICABLE, Result, campaign_status
 from .logs.dealt import dealt_id
 from .logs.dealt import run_dealt as play_dealt
@@ -165,10 +166,26 @@ def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], job
     return [result for index in sorted(batches) for result in batches[index]]
 
 
+def _one_step(hello: Hello, spec: Edition) -> str | None:
+    """Why a campaign that sends the rules' two steps does not suit an engine taking a one-step
+    Chancellor in an edition that has a draw-and-return card (it gets logged games instead)."""
+    if hello.can("one_step_chancellor") and kinds_clauses(spec, ("draw_return",)):
+        return "the engine takes a one-step Chancellor (checked by logged games instead)"
+    return None
+
+
+def wants_logged_games(hello: Hello) -> bool:
+    """True for an engine whose campaigns are logged games (`run_dealt`): one that deals itself,
+    or takes a one-step Chancellor."""
+    return not hello.can("deck") or hello.can("one_step_chancellor")
+
+
 def _outside(hello: Hello | None, kind: str, ids: Callable[[Seat], list[str]], seat: Seat) -> list[Result]:
     """The not-applicable results of a seat the engine does not play ([] when it does, or when
     its hello is not known)."""
-    reason = seat_reason(hello, seat[0].id, seat[1], CAMPAIGN_NEEDS) if hello is not None else None
+    if hello is None:
+        return []
+    reason = seat_reason(hello, seat[0].id, seat[1], CAMPAIGN_NEEDS) or _one_step(hello, seat[0])
     if reason is None:
         return []
     return [Result(result_id, NOT_APPLICABLE, kind=kind, group=kind, edition=seat[0].id, players=seat[1],
@@ -285,9 +302,9 @@ def dealt_ids(editions: list[Edition]) -> list[str]:
 def run_dealt(make_engine: MakeEngine, editions: list[Edition], n: int, seed: int,
               on_result: Callable[[Result], None], hello: Hello, jobs: int = 1,
               wanted: Wanted = lambda result_id: True) -> list[Result]:
-    """For an engine that deals itself (no capability `deck`): `n` engine-dealt games per edition
-    and player count it plays, its setup and play checked against the reference (logs/dealt.py),
-    as results (in `jobs` processes); the others are not applicable."""
+    """For an engine that `wants_logged_games`: `n` games per edition and player count it plays,
+    dealt by the engine when it deals itself, its setup and play checked against the reference
+    (logs/dealt.py), as results (in `jobs` processes); the others are not applicable."""
     def outside(seat: Seat) -> list[Result]:
         reason = seat_reason(hello, seat[0].id, seat[1])
         return [] if reason is None else [Result(dealt_id(seat[0].id, seat[1]), NOT_APPLICABLE, kind="dealt",

@@ -2,13 +2,15 @@
 two players only, one round, no favour tokens, its own shuffle (it cannot be dealt a given deck),
 the Chancellor's keep and return taken in the play itself, and a list of its legal actions.
 
-`OneRound` is the engine; `FaceUpShort` and `BaronTieOut` each add one bug (a setup rule and a
+`OneRound` is the engine; `GivenDecks` also takes a given deck (so that the corpus cases apply);
+`FaceUpShort` and `BaronTieOut` each add one bug (a setup rule and a
 card rule) for the tests to find. As an in-process adapter: `python:one_round:OneRound` with
 tests/engines on the path.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from collections.abc import Sequence
@@ -56,6 +58,9 @@ class OneRound(Engine):
             return Reply(False, reason="this engine plays z-man-2019 with 2 players only")
         cards = [card for card, n in COUNTS.items() for _ in range(n)]
         random.Random(seed).shuffle(cards)
+        return self._dealt(cards, first_player)
+
+    def _dealt(self, cards: list[str], first_player: int) -> Reply:
         k = self.face_up_count
         self.game = {"set_aside": cards[:1], "face_up": cards[1:1 + k],
                      "hands": [[cards[1 + k]], [cards[2 + k]]],
@@ -210,6 +215,23 @@ class OneRound(Engine):
 
     def view(self, player: int) -> Json:
         raise EngineFailure("this engine has no views")
+
+
+class GivenDecks(OneRound):
+    """The same engine, which can also be dealt a given deck."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hello = dataclasses.replace(self.hello, capabilities=self.hello.capabilities | {"deck"})
+
+    def start(self, edition: str, players: int, deck: Sequence[str], first_player: int = 0,
+              tokens: Sequence[int] | None = None) -> Reply:
+        wanted = sorted(card for card, n in COUNTS.items() for _ in range(n))
+        if edition != EDITION or players != 2 or first_player not in (0, 1) or sorted(deck) != wanted:
+            return Reply(False, reason="not a z-man-2019 deck for 2 players")
+        if tokens is not None and any(tokens):
+            return Reply(False, reason="this engine keeps no tokens")
+        return self._dealt(list(deck), first_player)
 
 
 class FaceUpShort(OneRound):

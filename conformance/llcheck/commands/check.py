@@ -587,7 +587,7 @@ class _Session:
             if args.fuzz:
                 campaigns.run_fuzz(make_engine, specs, args.fuzz, args.seed, Path(args.fuzz_dir), self.record,
                                    args.jobs, wanted, self.info.hello)
-            if (args.properties or args.fuzz) and not self.info.hello.can("deck"):
+            if (args.properties or args.fuzz) and campaigns.wants_logged_games(self.info.hello):
                 games = args.fuzz or campaigns.DEALT_GAMES
                 campaigns.run_dealt(make_engine, specs, games, args.seed, self.record, self.info.hello,
                                     args.jobs, wanted)

@@ -21,6 +21,7 @@ from loveletter_ref.lockstep import Answers, Divergence, Json, Lockstep, Parted,
 
 from ..engines.base import Engine, EngineFailure, Reply
 from ..engines.guard import AdapterFailure, adapters_own, described, raised
+from ..engines.onestep import as_plays, combined
 from ..engines.pipes import printable
 from ..engines.subprocess import EngineGone, SubprocessEngine
 from .applicable import case_reason, observation_reason
@@ -105,6 +106,9 @@ class _Engine:
         self.engine = engine
         self.case = case
         self.started = False
+        self.hold = False
+        """Set for a play whose keep comes next, to an engine that takes both in one action."""
+        self.held: Json | None = None
 
     def deal(self, deck: Sequence[str], /) -> Reply:
         if self.started:
@@ -115,6 +119,14 @@ class _Engine:
         return self.engine.start(case.edition, case.players, list(deck), case.first_player, tokens)
 
     def act(self, action: Json, /) -> Reply:
+        if self.hold:  # nothing is sent yet: the engine answers the play with its keep
+            self.hold, self.held = False, action
+            return Reply(True)
+        if self.held is not None and action.get("type") == "keep":
+            reply = self.engine.apply(combined(self.held, action))
+            if reply.accepted:  # refused, the play waits for the next keep the case tries
+                self.held = None
+            return reply
         return self.engine.apply(action)
 
 
@@ -134,8 +146,14 @@ class _Play:
         self.case = case
         self.hello = engine.hello
         self.state: Json = {}
-        self.steps: Lockstep[Sequence[str], Json, Json, Reply] = Lockstep(Answers(_expected(case)),
-                                                                          _Engine(engine, case))
+        self.side = _Engine(engine, case)
+        self.steps: Lockstep[Sequence[str], Json, Json, Reply] = Lockstep(Answers(_expected(case)), self.side)
+
+    def _one_step(self, step: Json, later: Sequence[Json]) -> bool:
+        """True for a play to be sent with the keep that follows it, as one action (capability
+        `one_step_chancellor`): its own expectations, the rules' state between the two, go unchecked."""
+        return (self.hello.can("one_step_chancellor") and step["action"].get("type") == "play"
+                and not step.get("refused") and bool(later) and later[0]["action"].get("type") == "keep")
 
     @property
     def at(self) -> Place | None:
@@ -158,7 +176,9 @@ class _Play:
             self._take(reply)
             if "start" in want:
                 self._expect(want["start"], reply)
-            for step in want.get("steps", ()):
+            steps = want.get("steps", ())
+            for index, step in enumerate(steps):
+                self.side.hold = self._one_step(step, steps[index + 1:])
                 self._step(step["action"])
         if case.result is not None:
             self._partial(case.result, self.state, "result", at_end=True)
@@ -179,6 +199,8 @@ class _Play:
         if not reply.accepted:
             self._parted("action refused", "accepted", _refusal(reply),
                          f"the engine refused it: {_refusal_text(reply)}")
+        if self.side.held is not None:
+            return  # a play held for its keep: the engine has not moved
         self._take(reply)
         if "expect" in want:
             self._expect(want["expect"], reply)
@@ -196,6 +218,8 @@ class _Play:
             self._partial(expect["state"], self.state, "state")
         if "legal_actions" in expect and self.hello.can("legal_actions"):
             actual = self.engine.legal_actions()
+            if self.hello.can("one_step_chancellor"):
+                actual = as_plays(actual)
             detail = actions_detail(expect["legal_actions"], actual)
             if detail is not None:
                 self._parted("legal_actions", expect["legal_actions"], actual, detail)

@@ -188,7 +188,7 @@ def campaigns(results: list[Result]) -> list[str]:
         lines += [f"  {r.id}: {r.message}" for r in fuzz]
     dealt = [r for r in results if r.kind == "dealt" and r.status == PASSED]
     if dealt:
-        lines += ["", "engine-dealt rounds, passed:"]
+        lines += ["", "logged games (engine-dealt rounds, one-step Chancellor), passed:"]
         lines += [f"  {r.id}: {r.message}" for r in dealt]
     return lines
 

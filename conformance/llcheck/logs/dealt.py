@@ -1,9 +1,11 @@
-"""Engine-dealt rounds: an engine that cannot be dealt a given deck (no capability `deck`) deals
-from its own shuffle of a seed; the harness reads the deal from the state it reports, plays the
-reference from that same deal with seeded random legal actions, records the engine's answers as
-a game log, and verifies the log (`llcheck verify`'s own way). Setup rules (the deck's
-composition, the set-aside and face-up cards, who starts) are so checked on the engine's own
-deals, one per game, over many seeds.
+"""Logged games, for engines the fuzzer cannot drive. Engine-dealt rounds: an engine that cannot
+be dealt a given deck (no capability `deck`) deals from its own shuffle of a seed; the harness
+reads the deal from the state it reports, plays the reference from that same deal with seeded
+random legal actions, records the engine's answers as a game log, and verifies the log
+(`llcheck verify`'s own way). Setup rules (the deck's composition, the set-aside and face-up
+cards, who starts) are so checked on the engine's own deals, one per game, over many seeds. An
+engine that takes a one-step Chancellor is played the same way, from decks the harness deals when
+it can be dealt them.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ def run_dealt(make_engine: Callable[[], Engine], spec: Edition, players: int, ga
     """`games` engine-dealt games of one edition and player count, until the first that diverges."""
     began = time.perf_counter()
     result_id = dealt_id(spec.id, players)
-    description = f"engine-dealt rounds, {games} games, seed {seed}"
+    description = f"logged games, {games} games, seed {seed}"
     engine = make_engine()
     try:
         for index in range(games):
@@ -69,7 +71,8 @@ def run_dealt(make_engine: Callable[[], Engine], spec: Edition, players: int, ga
         engine.close()
     return Result(result_id, PASSED, kind=KIND, group=KIND, edition=spec.id, players=players,
                   description=description, seconds=time.perf_counter() - began,
-                  message=f"{games} games dealt by the engine, each set up and played as the rules say")
+                  message=f"{games} games{'' if engine.hello.can('deck') else ' dealt by the engine'}, "
+                          "each set up and played as the rules say")
 
 
 def play_dealt(engine: Engine, spec: Edition, players: int, seed: int) -> GameLog:
@@ -80,13 +83,20 @@ def play_dealt(engine: Engine, spec: Edition, players: int, seed: int) -> GameLo
     hello = engine.hello
     log = GameLog(Path(f"{dealt_id(spec.id, players).replace('/', '-')}-seed-{seed}.jsonl"), 1, 1, spec.id,
                   players, first, engine=f"{hello.name} {hello.version}", keeps_tokens=hello.can("tokens"))
-    reply = engine.deal(spec.id, players, seed, first, [0] * players)
+    given = None
+    if hello.can("deck"):  # dealt by the harness, from the same seed
+        given = [spec.names[c] for c in spec.deck(players)]
+        rng.shuffle(given)
+        reply = engine.start(spec.id, players, given, first, [0] * players)
+    else:
+        reply = engine.deal(spec.id, players, seed, first, [0] * players)
     if not reply.accepted:
         raise EngineFailure(f"it refused to deal {spec.id} with {players} players: {reply.reason}")
     deal = _entry(engine, reply, None)
+    deal.deck = given
     log.rounds.append(Round(deal))
     game = Game(spec, players, first_player=first)
-    deck = deck_from_state(game, deal.state or {}, deal.events)
+    deck = given or deck_from_state(game, deal.state or {}, deal.events)
     try:
         game.start_round(deck)
     except (DeckError, TypeError):
