@@ -27,7 +27,8 @@ from loveletter_ref import load_spec
 ENGINES = Path(__file__).parent / "engines"
 sys.path.insert(0, str(ENGINES))
 
-from one_round import BaronTieOut, FaceUpShort, GivenDecks, OneRound  # noqa: E402
+from one_round import OneRound  # noqa: E402
+from one_round_variants import BaronTieOut, FaceUpShort, GivenDecks  # noqa: E402
 
 
 def test_an_engine_of_version_1_is_dealt_decks_and_keeps_tokens_without_saying_so():
@@ -143,7 +144,7 @@ def test_corpus_cases_reach_a_one_step_engine_as_one_action():
 
 
 def test_a_one_step_engine_gets_logged_games_instead_of_fuzzing(capsys, tmp_path):
-    code = main(["check", "--impl", "python:one_round:GivenDecks", "--fuzz", "30",
+    code = main(["check", "--impl", "python:one_round_variants:GivenDecks", "--fuzz", "30",
                  "--fuzz-dir", str(tmp_path), "--run", "fuzz/*", "--run", "dealt/*"])
     out = capsys.readouterr().out
     assert code == 0, out
@@ -155,3 +156,10 @@ def test_a_one_step_engine_gets_logged_games_instead_of_fuzzing(capsys, tmp_path
     assert (found[0].id, found[0].status) == ("fuzz/z-man-2019/2p", "not_applicable")
     assert found[0].message == reason
     assert (found[1].id, found[1].message) == ("fuzz/classic/2p", "the engine does not play classic")
+
+
+def test_the_tutorials_second_example_is_this_adapter_in_under_80_lines():
+    adapter = (ENGINES / "one_round.py").read_text(encoding="utf-8")
+    tutorial = (ENGINES.parents[1] / "docs" / "adapter-tutorial.md").read_text(encoding="utf-8")
+    assert len(adapter.splitlines()) < 80
+    assert f"```python\n{adapter.rstrip()}\n```" in tutorial

@@ -20,7 +20,8 @@ from loveletter_ref.engine import DECIDING
 
 sys.path.insert(0, str(Path(__file__).parent / "engines"))
 
-from one_round import BaronTieOut, OneRound  # noqa: E402
+from one_round import OneRound  # noqa: E402
+from one_round_variants import BaronTieOut  # noqa: E402
 
 Json = dict
 
