@@ -10,6 +10,7 @@ import shlex
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from llcheck import campaigns
@@ -20,6 +21,7 @@ from llcheck.engines.loader import serve_command
 from llcheck.engines.onestep import as_plays, combined, split
 from llcheck.harness.applicable import case_reason, seat_reason
 from llcheck.harness.cases import load_corpus
+from llcheck.harness.report import report_schema_path
 from llcheck.harness.runner import run_case
 from llcheck.logs.dealt import run_dealt
 from loveletter_ref import load_spec
@@ -83,6 +85,8 @@ def test_check_with_properties_and_fuzzing_has_no_interface_failure(capsys, tmp_
     out = capsys.readouterr().out
     assert code == 0, out
     data = json.loads(report.read_text())
+    jsonschema.Draft202012Validator(json.loads(report_schema_path().read_text())).validate(data)
+    assert data["engine"]["players"] == {"z-man-2019": [2]} and data["engine"]["capabilities_version"] == 2
     statuses = {r["id"]: r["status"] for r in data["results"]}
     assert statuses["dealt/z-man-2019/2p"] == "passed"
     assert "300 games dealt by the engine" in out

@@ -8,11 +8,13 @@ import random
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from llcheck.baseline.observe import sorted_actions
 from llcheck.baseline.units import choose
 from llcheck.cli import main
+from llcheck.harness.report import report_schema_path
 from llcheck.logs.dealt import play_dealt
 from llcheck.logs.reading import log_lines
 from loveletter_ref import Action, Game, load_spec
@@ -86,8 +88,13 @@ def test_a_hand_edited_illegal_move_is_found_with_its_clause_and_line(capsys, tm
     index = next(i for i, line in enumerate(lines) if line.get("action", {}).get("card") == "Guard")
     lines[index]["action"]["guess"] = "Guard"  # the Guard may not name a Guard
     log = write(tmp_path / "edited.jsonl", lines)
-    code, out, _ = verify(capsys, str(log), "-q")
+    report = tmp_path / "report.json"
+    code, out, _ = verify(capsys, str(log), "-q", "--json", str(report))
     assert code == 1
+    data = json.loads(report.read_text())
+    jsonschema.Draft202012Validator(json.loads(report_schema_path().read_text())).validate(data)
+    assert (data["report"], data["summary"]["failed"]) == ("llcheck-verify", 1)
+    assert data["results"][0]["charged"] is None and data["results"][0]["clauses"] == ["classic.guard.guess"]
     assert "FAILED log/edited.jsonl/game-1" in out
     assert "clause classic.guard.guess: " in out
     assert f"case: {log}:{index + 1}" in out

@@ -60,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     results, notes = verify_games(games, specs)
     code = exitcodes.OK if Tally.of(results).ok else exitcodes.FAILED
     hello = Hello("game logs", "", tuple(specs), frozenset())
-    info = RunInfo(", ".join(args.logs), hello, {"logs": args.logs, "game": args.game}, command="verify")
+    options = {"editions": list(specs), "groups": ["log"], "logs": args.logs, "game": args.game}
+    info = RunInfo(", ".join(args.logs), hello, options, command="verify")
     report = Report(info, results, time.perf_counter() - began, exit_code=code)
     text = text_report(report, quiet=args.quiet).splitlines()
     text[0:2] = [f"llcheck verify: {len(games)} game{'' if len(games) == 1 else 's'} in {len(args.logs)} "

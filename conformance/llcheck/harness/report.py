@@ -51,8 +51,18 @@ class RunInfo:
             "started": self.started, "options": self.options,
             "engine": {"impl": self.impl, "name": self.hello.name, "version": self.hello.version,
                        "protocol": self.hello.protocol, "editions": list(self.hello.editions),
-                       "capabilities": sorted(self.hello.capabilities)},
+                       "capabilities": sorted(self.hello.capabilities), **self._limits()},
         }
+
+    def _limits(self) -> Json:
+        """What an engine of capabilities version 2 says beyond its capabilities."""
+        hello = self.hello
+        out: Json = {}
+        if hello.capabilities_version > 1:
+            out["capabilities_version"] = hello.capabilities_version
+        if hello.players:
+            out["players"] = {edition: list(counts) for edition, counts in hello.players.items()}
+        return out
 
 
 @dataclass
@@ -83,7 +93,7 @@ class Report:
         tags = by_key(self.results, "tags")
         others, golden = apart(self.results)
         return {
-            "report": "llcheck-check", "version": REPORT_VERSION, **self.info.to_json(),
+            "report": f"llcheck-{self.info.command}", "version": REPORT_VERSION, **self.info.to_json(),
             "seconds": round(self.seconds, 3), "interrupted": self.interrupted, "exit_code": self.exit_code,
             "summary": Tally.of(others).to_json(),
             "clauses": [{"id": key, "quote": clause_quote(key), "verdict": t.verdict(), **t.to_json(),
