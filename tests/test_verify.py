@@ -126,6 +126,7 @@ def test_a_log_without_deck_or_states_is_checked_as_far_as_it_goes(capsys, tmp_p
     code, out, _ = verify(capsys, str(write(tmp_path / "bare.jsonl", bare)))
     assert code == 0
     assert "not checked: round 1 has no deck and no state to read it from" in out
+    assert "0 passed, 0 failed, 0 errored, 1 skipped" in out  # nothing checked is not a pass
     lines = reference_log("classic", 2, 5, states=False)  # a deck, no states: the moves' legality is checked
     lines[-1]["action"] = {"type": "play", "card": "Countess"}
     code, out, _ = verify(capsys, str(write(tmp_path / "moves.jsonl", lines)), "-q")
@@ -142,6 +143,8 @@ HEADER = json.dumps({"game": {"format": "llcheck-log/1", "edition": "classic", "
     (HEADER.replace("log/1", "log/9"), "bad.jsonl:1: "),
     (HEADER.replace("classic", "nope"), "bad.jsonl:1: edition 'nope' cannot be loaded"),
     ("", "bad.jsonl:1: no game in the log"),
+    (HEADER.replace('"players": 2', '"players": 9'), "bad.jsonl:1: classic is for 2-4 players, not 9"),
+    (HEADER.replace('"players": 2', '"players": 2, "tokens": [1]'), "bad.jsonl:1: tokens must list 2"),
 ])
 def test_an_unusable_log_is_one_located_line_and_exit_2(capsys, tmp_path, text, message):
     (tmp_path / "bad.jsonl").write_text(text, encoding="utf-8")
