@@ -151,3 +151,16 @@ def test_an_unusable_log_is_one_located_line_and_exit_2(capsys, tmp_path, text, 
     code, out, err = verify(capsys, str(tmp_path / "bad.jsonl"))
     assert code == 2 and out == ""
     assert message in err and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.clause("z-man-2019.setup.set-aside")
+def test_a_hidden_set_aside_card_is_inferred_from_the_deal_and_not_compared(capsys, tmp_path):
+    lines = reference_log("z-man-2019", 2, 8, deck=False)
+    for line in lines[1:]:
+        line["state"]["set_aside"] = []
+    code, out, _ = verify(capsys, str(write(tmp_path / "hidden.jsonl", lines)), "-q")
+    assert code == 0, out
+    assert "round 1: the set-aside card is hidden: it is the card the deal lacks" in out
+    lines[1]["state"]["face_up"] = lines[1]["state"]["face_up"][:2]  # a card lost: the deal cannot be whole
+    code, out, _ = verify(capsys, str(write(tmp_path / "short.jsonl", lines)), "-q")
+    assert code == 1 and "round 1, deal: deal accepted" in out and "clause z19.setup.deck: " in out

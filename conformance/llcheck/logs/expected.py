@@ -119,12 +119,31 @@ def expected(edition: Edition, log: GameLog) -> Expected:
                 break
         if steps:
             rounds[-1]["steps"] = steps
+        if deal.deck is None and _hides_set_aside(game, deal.state):
+            notes.append(f"round {number}: the set-aside card is hidden: it is the card the deal lacks, "
+                         "and set_aside is not compared")
+            _without_key(rounds[-1], "set_aside")
         if stop:
             break
     else:
         if game.phase in DECIDING and log.rounds:
             notes.append("the log ends before its round does")
     return Expected(_case(edition, log, rounds, refused, used), replies, legal, notes, stopped)
+
+
+def _hides_set_aside(game: Game, state: Json | None) -> bool:
+    """True when a deal's state shows fewer set-aside cards than the edition sets aside."""
+    shown = state.get("set_aside") if isinstance(state, dict) else None
+    names = set(game.tables.names)
+    count = sum(1 for c in shown if c in names) if isinstance(shown, list) else 0
+    return count < game.tables.number("set_aside")
+
+
+def _without_key(round_: Json, key: str) -> None:
+    """Leave `key` out of every state a round's case expects."""
+    for expect in [round_.get("start", {}), *(step.get("expect", {}) for step in round_.get("steps", ()))]:
+        if isinstance(expect.get("state"), dict):
+            expect["state"].pop(key, None)
 
 
 def _play(game: Game, entry: Entry, steps: list[Json], replies: list[Reply],
