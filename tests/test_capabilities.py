@@ -167,3 +167,16 @@ def test_the_tutorials_second_example_is_this_adapter_in_under_80_lines():
     tutorial = (ENGINES.parents[1] / "docs" / "adapter-tutorial.md").read_text(encoding="utf-8")
     assert len(adapter.splitlines()) < 80
     assert f"```python\n{adapter.rstrip()}\n```" in tutorial
+
+
+def test_perft_deals_outside_the_engine_are_not_applicable(capsys):
+    code = main(["perft", "--impl", "python:one_round_variants:GivenDecks", "--edition", "z-man-2019",
+                 "--players", "3", "--seed", "1", "--depth", "2"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out == "llcheck perft: not applicable: the engine plays z-man-2019 with 2 players only\n"
+    code = main(["perft", "--impl", "python:one_round:OneRound", "--table", "z-man-2019", "--depth", "2"])
+    assert code == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "0 of 0 deals match; 2 not applicable: needs capability deck; 8 not applicable: the engine plays "
+        "z-man-2019 with 2 players only")

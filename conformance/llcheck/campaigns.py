@@ -37,8 +37,7 @@ from .engines.base import Engine, Hello
 from .engines.guard import adapters_own, described
 from .engines.process import kill_leftovers
 from .errors import UsageError
-from .harness.applicable import seat_reason
-from .harness.blame import kinds_clauses
+from .harness.applicable import one_step_reason, seat_reason
 from .harness.results import ERRORED, NOT_APPLICABLE, Result, campaign_status
 from .logs.dealt import dealt_id
 from .logs.dealt import run_dealt as play_dealt
@@ -166,14 +165,6 @@ def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], job
     return [result for index in sorted(batches) for result in batches[index]]
 
 
-def _one_step(hello: Hello, spec: Edition) -> str | None:
-    """Why a campaign that sends the rules' two steps does not suit an engine taking a one-step
-    Chancellor in an edition that has a draw-and-return card (it gets logged games instead)."""
-    if hello.can("one_step_chancellor") and kinds_clauses(spec, ("draw_return",)):
-        return "the engine takes a one-step Chancellor (checked by logged games instead)"
-    return None
-
-
 def wants_logged_games(hello: Hello) -> bool:
     """True for an engine whose campaigns are logged games (`run_dealt`): one that deals itself,
     or takes a one-step Chancellor."""
@@ -185,7 +176,7 @@ def _outside(hello: Hello | None, kind: str, ids: Callable[[Seat], list[str]], s
     its hello is not known)."""
     if hello is None:
         return []
-    reason = seat_reason(hello, seat[0].id, seat[1], CAMPAIGN_NEEDS) or _one_step(hello, seat[0])
+    reason = seat_reason(hello, seat[0].id, seat[1], CAMPAIGN_NEEDS) or one_step_reason(hello, seat[0])
     if reason is None:
         return []
     return [Result(result_id, NOT_APPLICABLE, kind=kind, group=kind, edition=seat[0].id, players=seat[1],

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from loveletter_ref.spec import Edition
+
 from ..engines.base import Hello
+from .blame import kinds_clauses
 from .cases import Case
 
 OBSERVATIONS = ("legal_actions", "views")
@@ -54,3 +57,12 @@ def observation_reason(hello: Hello, case: Case) -> str | None:
     """Why an applicable case is skipped: it needs an observation the engine does not offer."""
     missing = [need for need in needs_of(case) if need in OBSERVATIONS and not hello.can(need)]
     return f"needs capability {', '.join(missing)}" if missing else None
+
+
+def one_step_reason(hello: Hello, spec: Edition) -> str | None:
+    """Why work that counts or sends the rules' two steps of a draw-and-return card (fuzzing,
+    properties, perft) does not suit an engine taking a one-step Chancellor, in an edition that
+    has such a card; None otherwise. (Its campaigns are logged games instead.)"""
+    if hello.can("one_step_chancellor") and kinds_clauses(spec, ("draw_return",)):
+        return "the engine takes a one-step Chancellor (checked by logged games instead)"
+    return None
