@@ -15,7 +15,7 @@ import pytest
 
 from llcheck import campaigns
 from llcheck.cli import main
-from llcheck.engines import Hello, ReferenceEngine, SubprocessEngine
+from llcheck.engines import Hello, ReferenceEngine, Reply, SubprocessEngine
 from llcheck.engines.guard import checked_hello
 from llcheck.engines.loader import serve_command
 from llcheck.engines.onestep import as_plays, combined, split
@@ -180,3 +180,39 @@ def test_perft_deals_outside_the_engine_are_not_applicable(capsys):
     assert capsys.readouterr().out.splitlines()[-1] == (
         "0 of 0 deals match; 2 not applicable: needs capability deck; 8 not applicable: the engine plays "
         "z-man-2019 with 2 players only")
+
+
+class _NoTokens(ReferenceEngine):
+    """The reference, but reporting no favour tokens: every count 0 and no token event."""
+
+    def __init__(self, capabilities: frozenset[str] = frozenset({"deck", "events", "legal_actions"})):
+        super().__init__()
+        self.hello = dataclasses.replace(self.hello, capabilities=capabilities, capabilities_version=2)
+
+    def _plain(self, reply: Reply) -> Reply:
+        if reply.accepted and reply.state is not None:
+            reply.events = [e for e in reply.events if e.get("type") != "token"]
+            reply.state = self.state()
+        return reply
+
+    def start(self, *args, **kwargs) -> Reply:
+        return self._plain(super().start(*args, **kwargs))
+
+    def apply(self, action) -> Reply:
+        return self._plain(super().apply(action))
+
+    def state(self):
+        return {**super().state(), "tokens": [0] * self._game().players}
+
+
+@pytest.mark.clause("classic.tokens.round-win")
+def test_an_engine_without_tokens_is_not_asked_about_them(capsys, tmp_path):
+    cases = [c for c in load_corpus() if c.edition == "classic" and c.status == "required"]
+    plain = _NoTokens()
+    results = [run_case(plain, case) for case in cases]
+    assert {r.status for r in results} <= {"passed", "not_applicable"}
+    assert any(r.status == "passed" and "classic.tokens.round-win" in r.clauses for r in results)
+    claiming = _NoTokens(plain.hello.capabilities | {"tokens"})  # the same answers, tokens claimed
+    assert any(run_case(claiming, case).status == "failed" for case in cases)
+    found = campaigns.run_dealt(_NoTokens, [load_spec("classic")], 20, 0, lambda result: None, plain.hello)
+    assert [r.status for r in found] == ["passed"] * 3

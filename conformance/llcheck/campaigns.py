@@ -166,9 +166,10 @@ def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], job
 
 
 def wants_logged_games(hello: Hello) -> bool:
-    """True for an engine whose campaigns are logged games (`run_dealt`): one that deals itself,
-    or takes a one-step Chancellor."""
-    return not hello.can("deck") or hello.can("one_step_chancellor")
+    """True for an engine whose campaigns are logged games (`run_dealt`), which the fuzzer and
+    the properties cannot drive: one that deals itself, keeps no tokens, or takes a one-step
+    Chancellor."""
+    return not hello.can("deck") or not hello.can("tokens") or hello.can("one_step_chancellor")
 
 
 def _outside(hello: Hello | None, kind: str, ids: Callable[[Seat], list[str]], seat: Seat) -> list[Result]:
