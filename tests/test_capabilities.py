@@ -106,7 +106,7 @@ def test_over_the_protocol_the_same_engine_checks_the_same(capsys, tmp_path):
     assert "dealt/z-man-2019/2p: 40 games dealt by the engine" in out
 
 
-@pytest.mark.clause("z-man-2019.setup.face-up")
+@pytest.mark.clause("z19.setup.face-up")
 def test_a_setup_bug_is_found_on_the_engines_own_deals_and_named():
     result = run_dealt(FaceUpShort, load_spec("z-man-2019"), 2, 50, 0)
     assert result.status == "failed"
@@ -115,7 +115,7 @@ def test_a_setup_bug_is_found_on_the_engines_own_deals_and_named():
     assert len(result.divergence.expected) == 3 and len(result.divergence.actual) == 2
 
 
-@pytest.mark.clause("z-man-2019.baron.tie")
+@pytest.mark.clause("z19.baron.tie")
 def test_a_rule_bug_is_found_and_named():
     result = run_dealt(BaronTieOut, load_spec("z-man-2019"), 2, 300, 0)
     assert result.status == "failed"
@@ -136,7 +136,7 @@ def test_the_one_step_chancellor_is_the_two_rule_steps():
     assert as_plays([both, combined(play, {**keep, "card": "Spy"}), other]) == [play, other]
 
 
-@pytest.mark.clause("z-man-2019.chancellor.draw-return")
+@pytest.mark.clause("z19.chancellor.draw-return")
 def test_corpus_cases_reach_a_one_step_engine_as_one_action():
     engine = GivenDecks()
     cases = [c for c in load_corpus() if c.edition == "z-man-2019" and "chancellor" in c.tags

@@ -153,7 +153,7 @@ def test_an_unusable_log_is_one_located_line_and_exit_2(capsys, tmp_path, text, 
     assert message in err and len(err.splitlines()) == 1 and "Traceback" not in err
 
 
-@pytest.mark.clause("z-man-2019.setup.set-aside")
+@pytest.mark.clause("z19.setup.set-aside")
 def test_a_hidden_set_aside_card_is_inferred_from_the_deal_and_not_compared(capsys, tmp_path):
     lines = reference_log("z-man-2019", 2, 8, deck=False)
     for line in lines[1:]:
