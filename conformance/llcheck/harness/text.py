@@ -202,7 +202,7 @@ def golden_traces(golden: list[Result]) -> list[str]:
     counts: dict[str, list[int]] = {}
     for r in golden:
         counts.setdefault(r.edition, []).append(r.players or 0)
-    where = "; ".join(f"{e} with {', '.join(map(str, sorted(n)))} players" for e, n in counts.items())
+    where = "; ".join(f"{e} with {', '.join(map(str, sorted(set(n))))} players" for e, n in counts.items())
     return ["", f"golden traces: {good} of {len(golden)} passed ({where})"] + bad_results(_bad(golden))
 
 
