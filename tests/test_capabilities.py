@@ -216,3 +216,16 @@ def test_an_engine_without_tokens_is_not_asked_about_them(capsys, tmp_path):
     assert any(run_case(claiming, case).status == "failed" for case in cases)
     found = campaigns.run_dealt(_NoTokens, [load_spec("classic")], 20, 0, lambda result: None, plain.hello)
     assert [r.status for r in found] == ["passed"] * 3
+
+
+class _Unreadable(OneRound):
+    """A state from which no deal can be read (hands as text)."""
+
+    def state(self):
+        return {**super().state(), "hands": "hidden"}
+
+
+def test_an_engine_whose_deal_cannot_be_read_is_errored_not_passed():
+    result = run_dealt(_Unreadable, load_spec("z-man-2019"), 2, 5, 0)
+    assert result.status == "errored"
+    assert "round 1 has no deck, and no state that shows its deal" in result.message

@@ -125,7 +125,7 @@ def test_a_log_without_deck_or_states_is_checked_as_far_as_it_goes(capsys, tmp_p
     bare = reference_log("classic", 2, 5, deck=False, states=False)
     code, out, _ = verify(capsys, str(write(tmp_path / "bare.jsonl", bare)))
     assert code == 0
-    assert "not checked: round 1 has no deck and no state to read it from" in out
+    assert "not checked: round 1 has no deck, and no state that shows its deal" in out
     assert "0 passed, 0 failed, 0 errored, 1 skipped" in out  # nothing checked is not a pass
     lines = reference_log("classic", 2, 5, states=False)  # a deck, no states: the moves' legality is checked
     lines[-1]["action"] = {"type": "play", "card": "Countess"}

@@ -51,6 +51,9 @@ def deck_from_state(game: Game, state: Json, events: list[Json] | None) -> list[
     dealt cards, the starter's draw, the draw pile. Set-aside cards the state hides (left out, or
     not card names) are the cards the edition's deck still lacks. None when the state cannot say."""
     names = set(game.tables.names)
+    if not _cards_lists(state, ("deck", "set_aside", "face_up")) or not (
+            isinstance(state.get("hands"), list) and all(_cards(hand) for hand in state["hands"])):
+        return None
     try:
         hands, starter, pile = state["hands"], state["starter"], state["deck"]
         aside, face_up = list(state["set_aside"]), list(state["face_up"])
@@ -72,6 +75,15 @@ def deck_from_state(game: Game, state: Json, events: list[Json] | None) -> list[
     return shown + inferred + rest
 
 
+def _cards(value: object) -> bool:
+    """True for a list of card names (strings; `None` too, for a card kept hidden)."""
+    return isinstance(value, list) and all(card is None or isinstance(card, str) for card in value)
+
+
+def _cards_lists(state: Json, keys: tuple[str, ...]) -> bool:
+    return all(_cards(state.get(key)) for key in keys)
+
+
 def expected(edition: Edition, log: GameLog) -> Expected:
     """The case a logged game is checked with, and the log's answers."""
     game = Game(edition, log.players, first_player=log.first_player, tokens=log.tokens)
@@ -89,7 +101,7 @@ def expected(edition: Edition, log: GameLog) -> Expected:
         deck = deal.deck if deal.deck is not None else (
             deck_from_state(game, deal.state, deal.events) if deal.state is not None else None)
         if deck is None:
-            notes.append(f"round {number} has no deck and no state to read it from: it and what "
+            notes.append(f"round {number} has no deck, and no state that shows its deal: it and what "
                          "follows are not checked")
             stop = True
             break
