@@ -19,7 +19,7 @@ from llcheck.engines import Hello, ReferenceEngine, Reply, SubprocessEngine
 from llcheck.engines.guard import checked_hello
 from llcheck.engines.loader import serve_command
 from llcheck.engines.onestep import as_plays, combined, split
-from llcheck.harness.applicable import case_reason, seat_reason
+from llcheck.harness.applicable import case_reason, seat_reason, stray_fields
 from llcheck.harness.cases import load_corpus
 from llcheck.harness.report import report_schema_path
 from llcheck.harness.runner import run_case
@@ -153,7 +153,8 @@ def test_a_one_step_engine_gets_logged_games_instead_of_fuzzing(capsys, tmp_path
     out = capsys.readouterr().out
     assert code == 0, out
     assert "dealt/z-man-2019/2p: 30 games, each set up and played as the rules say" in out
-    hello = dataclasses.replace(GivenDecks().hello, capabilities=GivenDecks().hello.capabilities | {"tokens"})
+    hello = dataclasses.replace(GivenDecks().hello,
+                                capabilities=GivenDecks().hello.capabilities | {"tokens", "stray_fields"})
     found = campaigns.run_fuzz(GivenDecks, [load_spec("z-man-2019"), load_spec("classic")], 10, 0, tmp_path,
                                lambda result: None, hello=hello, wanted=lambda result_id: "/2p" in result_id)
     reason = "the engine takes a one-step Chancellor (checked by logged games instead)"
@@ -229,3 +230,18 @@ def test_an_engine_whose_deal_cannot_be_read_is_errored_not_passed():
     result = run_dealt(_Unreadable, load_spec("z-man-2019"), 2, 5, 0)
     assert result.status == "errored"
     assert "round 1 has no deck, and no state that shows its deal" in result.message
+
+
+def test_an_engine_that_cannot_refuse_stray_fields_is_not_probed_with_them(tmp_path):
+    hello = Hello("structured", "1", ("classic",), frozenset({"deck", "tokens", "legal_actions"}),
+                  capabilities_version=2)
+    case = next(c for c in load_corpus() if c.id == "classic.turn.play/one-card-of-ones-own-hand")
+    classic = load_spec("classic")
+    assert stray_fields(classic, {"type": "play", "card": "Handmaid", "target": 1}) == ["target"]
+    assert stray_fields(classic, {"type": "play", "card": "Guard", "target": 1, "guess": "King"}) == []
+    assert case_reason(hello, case) == "needs capability stray_fields"
+    assert case_reason(dataclasses.replace(hello, capabilities_version=1), case) is None
+    found = campaigns.run_fuzz(OneRound, [load_spec("classic")], 10, 0, tmp_path, lambda result: None,
+                               hello=hello, wanted=lambda result_id: result_id.endswith("/2p"))
+    assert [(r.status, r.message) for r in found] == [("not_applicable", "needs capability stray_fields")]
+    assert campaigns.wants_logged_games(hello)

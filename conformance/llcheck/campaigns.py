@@ -99,9 +99,9 @@ def profile_names() -> list[str]:
     return list(PROFILES)
 
 
-CAMPAIGN_NEEDS = ("deck", "tokens")
-"""What a property or fuzzing campaign needs of an engine: it deals given decks and compares
-favour tokens with the reference's."""
+CAMPAIGN_NEEDS = ("deck", "tokens", "stray_fields")
+"""What a property or fuzzing campaign needs of an engine: it deals given decks, compares favour
+tokens with the reference's, and probes plays with stray fields."""
 
 Wanted = Callable[[str], bool]
 """Whether a result id is wanted (`--run`, `--skip`): a seat none of whose ids is wanted is not run."""
@@ -167,9 +167,9 @@ def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], job
 
 def wants_logged_games(hello: Hello) -> bool:
     """True for an engine whose campaigns are logged games (`run_dealt`), which the fuzzer and
-    the properties cannot drive: one that deals itself, keeps no tokens, or takes a one-step
-    Chancellor."""
-    return not hello.can("deck") or not hello.can("tokens") or hello.can("one_step_chancellor")
+    the properties cannot drive: one that deals itself, keeps no tokens, cannot refuse stray
+    fields, or takes a one-step Chancellor."""
+    return any(not hello.can(need) for need in CAMPAIGN_NEEDS) or hello.can("one_step_chancellor")
 
 
 def _outside(hello: Hello | None, kind: str, ids: Callable[[Seat], list[str]], seat: Seat) -> list[Result]:

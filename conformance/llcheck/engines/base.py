@@ -21,9 +21,10 @@ CAPABILITIES = ("legal_actions", "views", "events", "games")
 legal_actions: lists every legal action; views: answers per-player views; events: reports the
 canonical events of each action; games: plays several rounds (next_round)."""
 
-CAPABILITIES_2 = ("deck", "tokens", "one_step_chancellor")
+CAPABILITIES_2 = ("deck", "tokens", "stray_fields", "one_step_chancellor")
 """What capabilities version 2 added: deck: can be dealt a given deck (without it, the engine
-deals itself from a seed); tokens: keeps favour tokens; one_step_chancellor: takes the
+deals itself from a seed); tokens: keeps favour tokens; stray_fields: refuses a play carrying a
+field its card does not take (a target on a Handmaid); one_step_chancellor: takes the
 Chancellor's keep and return in the play itself. (Version 2 also added the per-edition player
 counts, `Hello.players`.)"""
 
@@ -33,9 +34,9 @@ KNOWN_CAPABILITIES = CAPABILITIES + CAPABILITIES_2
 CAPABILITIES_VERSION = 2
 """The capabilities version this llcheck speaks."""
 
-ASSUMED_BEFORE_VERSION_2 = frozenset({"deck", "tokens"})
+ASSUMED_BEFORE_VERSION_2 = frozenset({"deck", "tokens", "stray_fields"})
 """What an engine of capabilities version 1 does without saying so (version 1 had no way to say
-otherwise): it is dealt given decks and keeps tokens."""
+otherwise): it is dealt given decks, keeps tokens and refuses stray fields."""
 
 
 def known_capabilities(claimed: Iterable[str]) -> tuple[frozenset[str], tuple[str, ...]]:
@@ -63,8 +64,8 @@ class Hello:
     """Capabilities the engine claims that this llcheck does not know (a later minor addition to the
     protocol, or a typo): left out of `capabilities`, and named in the report."""
     capabilities_version: int = 1
-    """1: `deck` and `tokens` go without saying (ASSUMED_BEFORE_VERSION_2); 2 and later: the
-    engine has only what it lists."""
+    """1: `deck`, `tokens` and `stray_fields` go without saying (ASSUMED_BEFORE_VERSION_2); 2 and
+    later: the engine has only what it lists."""
     players: Mapping[str, tuple[int, ...]] = field(default_factory=dict, hash=False)
     """Per edition, the player counts the engine plays; an edition left out: every count it allows."""
 
