@@ -164,3 +164,15 @@ def test_a_hidden_set_aside_card_is_inferred_from_the_deal_and_not_compared(caps
     lines[1]["state"]["face_up"] = lines[1]["state"]["face_up"][:2]  # a card lost: the deal cannot be whole
     code, out, _ = verify(capsys, str(write(tmp_path / "short.jsonl", lines)), "-q")
     assert code == 1 and "round 1, deal: deal accepted" in out and "clause z19.setup.deck: " in out
+
+
+def test_a_refusal_in_a_log_is_right_when_the_rules_refuse_it_too(capsys, tmp_path):
+    lines = reference_log("classic", 2, 11)
+    index = next(i for i, line in enumerate(lines) if line.get("action", {}).get("card") == "Guard")
+    wrong = {"action": {**lines[index]["action"], "guess": "Guard"}, "refused": "no Guard may be named"}
+    tried = write(tmp_path / "tried.jsonl", [*lines[:index], wrong, *lines[index:]])
+    code, out, _ = verify(capsys, str(tried), "-q")
+    assert code == 0, out  # an illegal try, refused, then the game as played
+    right = {"action": lines[index]["action"], "refused": "not now"}
+    code, out, _ = verify(capsys, str(write(tmp_path / "balked.jsonl", [*lines[:index], right])), "-q")
+    assert code == 1 and "action refused" in out and "the engine refused it: not now" in out

@@ -110,6 +110,11 @@ def expected(edition: Edition, log: GameLog) -> Expected:
         state = deal.state or state
         try:
             events = game.start_round(deck, first_player=deal.first)
+        except RuleGapError as exc:
+            notes.append(f"round {number}: the rules are silent here ({exc.reason}); it and what follows "
+                         "are not checked")
+            stop = True
+            break
         except DeckError as exc:
             rounds.append({"deck": deck, "refused": True})
             replies.append(Reply(True, deal.events or [], state))
@@ -143,6 +148,18 @@ def expected(edition: Edition, log: GameLog) -> Expected:
     return Expected(_case(edition, log, rounds, refused, used), replies, legal, notes, stopped)
 
 
+def _legal_now(game: Game, action: Json) -> bool:
+    """True when the reference would accept `action` (a one-step play with its keep) now."""
+    trial = game.clone()
+    try:
+        for part in split(action):
+            if part is not None:
+                trial.apply(Action.from_json(part))
+    except (ValueError, IllegalActionError, RuleGapError):
+        return False
+    return True
+
+
 def _hides_set_aside(game: Game, state: Json | None) -> bool:
     """True when a deal's state shows fewer set-aside cards than the edition sets aside."""
     shown = state.get("set_aside") if isinstance(state, dict) else None
@@ -164,11 +181,12 @@ def _play(game: Game, entry: Entry, steps: list[Json], replies: list[Reply],
     """Add one logged action to the case: whether the case stops there, and the clause of the
     reference's refusal if it refuses the action."""
     assert entry.action is not None
-    if entry.refused is not None:  # what the reference does with it, the engine did not do
-        steps.append({"action": entry.action})
+    if entry.refused is not None:  # refused as the rules refuse it, the game goes on; else it parts here
+        allowed = _legal_now(game, entry.action)
+        steps.append({"action": entry.action, **({} if allowed else {"refused": True})})
         replies.append(Reply(False, reason=entry.refused))
         legal.append(None)
-        return True, None
+        return allowed, None
     first, keep = split(entry.action)
     parts = [first] if keep is None else [first, keep]
     for index, part in enumerate(parts):
