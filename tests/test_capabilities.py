@@ -15,11 +15,11 @@ import pytest
 
 from llcheck import campaigns
 from llcheck.cli import main
-from llcheck.engines import Hello, ReferenceEngine, SubprocessEngine
+from llcheck.engines import Hello, ReferenceEngine, Reply, SubprocessEngine
 from llcheck.engines.guard import checked_hello
 from llcheck.engines.loader import serve_command
 from llcheck.engines.onestep import as_plays, combined, split
-from llcheck.harness.applicable import case_reason, seat_reason
+from llcheck.harness.applicable import case_reason, seat_reason, stray_fields
 from llcheck.harness.cases import load_corpus
 from llcheck.harness.report import report_schema_path
 from llcheck.harness.runner import run_case
@@ -106,7 +106,7 @@ def test_over_the_protocol_the_same_engine_checks_the_same(capsys, tmp_path):
     assert "dealt/z-man-2019/2p: 40 games dealt by the engine" in out
 
 
-@pytest.mark.clause("z-man-2019.setup.face-up")
+@pytest.mark.clause("z19.setup.face-up")
 def test_a_setup_bug_is_found_on_the_engines_own_deals_and_named():
     result = run_dealt(FaceUpShort, load_spec("z-man-2019"), 2, 50, 0)
     assert result.status == "failed"
@@ -115,7 +115,7 @@ def test_a_setup_bug_is_found_on_the_engines_own_deals_and_named():
     assert len(result.divergence.expected) == 3 and len(result.divergence.actual) == 2
 
 
-@pytest.mark.clause("z-man-2019.baron.tie")
+@pytest.mark.clause("z19.baron.tie")
 def test_a_rule_bug_is_found_and_named():
     result = run_dealt(BaronTieOut, load_spec("z-man-2019"), 2, 300, 0)
     assert result.status == "failed"
@@ -136,7 +136,7 @@ def test_the_one_step_chancellor_is_the_two_rule_steps():
     assert as_plays([both, combined(play, {**keep, "card": "Spy"}), other]) == [play, other]
 
 
-@pytest.mark.clause("z-man-2019.chancellor.draw-return")
+@pytest.mark.clause("z19.chancellor.draw-return")
 def test_corpus_cases_reach_a_one_step_engine_as_one_action():
     engine = GivenDecks()
     cases = [c for c in load_corpus() if c.edition == "z-man-2019" and "chancellor" in c.tags
@@ -153,7 +153,8 @@ def test_a_one_step_engine_gets_logged_games_instead_of_fuzzing(capsys, tmp_path
     out = capsys.readouterr().out
     assert code == 0, out
     assert "dealt/z-man-2019/2p: 30 games, each set up and played as the rules say" in out
-    hello = dataclasses.replace(GivenDecks().hello, capabilities=GivenDecks().hello.capabilities | {"tokens"})
+    hello = dataclasses.replace(GivenDecks().hello,
+                                capabilities=GivenDecks().hello.capabilities | {"tokens", "stray_fields"})
     found = campaigns.run_fuzz(GivenDecks, [load_spec("z-man-2019"), load_spec("classic")], 10, 0, tmp_path,
                                lambda result: None, hello=hello, wanted=lambda result_id: "/2p" in result_id)
     reason = "the engine takes a one-step Chancellor (checked by logged games instead)"
@@ -167,3 +168,80 @@ def test_the_tutorials_second_example_is_this_adapter_in_under_80_lines():
     tutorial = (ENGINES.parents[1] / "docs" / "adapter-tutorial.md").read_text(encoding="utf-8")
     assert len(adapter.splitlines()) < 80
     assert f"```python\n{adapter.rstrip()}\n```" in tutorial
+
+
+def test_perft_deals_outside_the_engine_are_not_applicable(capsys):
+    code = main(["perft", "--impl", "python:one_round_variants:GivenDecks", "--edition", "z-man-2019",
+                 "--players", "3", "--seed", "1", "--depth", "2"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out == "llcheck perft: not applicable: the engine plays z-man-2019 with 2 players only\n"
+    code = main(["perft", "--impl", "python:one_round:OneRound", "--table", "z-man-2019", "--depth", "2"])
+    assert code == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "0 of 0 deals match; 2 not applicable: needs capability deck; 8 not applicable: the engine plays "
+        "z-man-2019 with 2 players only")
+
+
+class _NoTokens(ReferenceEngine):
+    """The reference, but reporting no favour tokens: every count 0 and no token event."""
+
+    def __init__(self, capabilities: frozenset[str] = frozenset({"deck", "events", "legal_actions"})):
+        super().__init__()
+        self.hello = dataclasses.replace(self.hello, capabilities=capabilities, capabilities_version=2)
+
+    def _plain(self, reply: Reply) -> Reply:
+        if reply.accepted and reply.state is not None:
+            reply.events = [e for e in reply.events if e.get("type") != "token"]
+            reply.state = self.state()
+        return reply
+
+    def start(self, *args, **kwargs) -> Reply:
+        return self._plain(super().start(*args, **kwargs))
+
+    def apply(self, action) -> Reply:
+        return self._plain(super().apply(action))
+
+    def state(self):
+        return {**super().state(), "tokens": [0] * self._game().players}
+
+
+@pytest.mark.clause("classic.tokens.round-win")
+def test_an_engine_without_tokens_is_not_asked_about_them(capsys, tmp_path):
+    cases = [c for c in load_corpus() if c.edition == "classic" and c.status == "required"]
+    plain = _NoTokens()
+    results = [run_case(plain, case) for case in cases]
+    assert {r.status for r in results} <= {"passed", "not_applicable"}
+    assert any(r.status == "passed" and "classic.tokens.round-win" in r.clauses for r in results)
+    claiming = _NoTokens(plain.hello.capabilities | {"tokens"})  # the same answers, tokens claimed
+    assert any(run_case(claiming, case).status == "failed" for case in cases)
+    found = campaigns.run_dealt(_NoTokens, [load_spec("classic")], 20, 0, lambda result: None, plain.hello)
+    assert [r.status for r in found] == ["passed"] * 3
+
+
+class _Unreadable(OneRound):
+    """A state from which no deal can be read (hands as text)."""
+
+    def state(self):
+        return {**super().state(), "hands": "hidden"}
+
+
+def test_an_engine_whose_deal_cannot_be_read_is_errored_not_passed():
+    result = run_dealt(_Unreadable, load_spec("z-man-2019"), 2, 5, 0)
+    assert result.status == "errored"
+    assert "round 1 has no deck, and no state that shows its deal" in result.message
+
+
+def test_an_engine_that_cannot_refuse_stray_fields_is_not_probed_with_them(tmp_path):
+    hello = Hello("structured", "1", ("classic",), frozenset({"deck", "tokens", "legal_actions"}),
+                  capabilities_version=2)
+    case = next(c for c in load_corpus() if c.id == "classic.turn.play/one-card-of-ones-own-hand")
+    classic = load_spec("classic")
+    assert stray_fields(classic, {"type": "play", "card": "Handmaid", "target": 1}) == ["target"]
+    assert stray_fields(classic, {"type": "play", "card": "Guard", "target": 1, "guess": "King"}) == []
+    assert case_reason(hello, case) == "needs capability stray_fields"
+    assert case_reason(dataclasses.replace(hello, capabilities_version=1), case) is None
+    found = campaigns.run_fuzz(OneRound, [load_spec("classic")], 10, 0, tmp_path, lambda result: None,
+                               hello=hello, wanted=lambda result_id: result_id.endswith("/2p"))
+    assert [(r.status, r.message) for r in found] == [("not_applicable", "needs capability stray_fields")]
+    assert campaigns.wants_logged_games(hello)

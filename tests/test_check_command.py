@@ -327,7 +327,8 @@ def test_a_failed_whole_game_is_charged_to_the_clauses_suspected_at_its_divergen
     monkeypatch.chdir(TESTS.parent)  # case paths are shown from the folder the command runs in
     report, junit = tmp_path / "r.json", tmp_path / "r.xml"
     code = main(["check", "--impl", "python:llcheck.mutants.engines:wrong_next_starter", "--edition",
-                 "classic", "--status", "golden", "--json", str(report), "--junit", str(junit)])
+                 "classic", "--status", "golden", "--run", "classic.golden/?-players-seed-*",  # whole games
+                 "--json", str(report), "--junit", str(junit)])
     out = capsys.readouterr().out
     assert code == 1
     block = out[out.index("FAILED classic.golden/2-players"):].split("\n\n")[0].splitlines()
@@ -357,8 +358,8 @@ def test_golden_traces_have_their_own_place_in_every_report(capsys, tmp_path):
     the JSON report, `golden` lines in the results stream, suites of their own in JUnit."""
     report, stream, junit = tmp_path / "r.json", tmp_path / "r.jsonl", tmp_path / "r.xml"
     code = main(["check", "--impl", "python:llcheck.mutants.engines:wrong_next_starter", "--edition",
-                 "classic", "--run", "classic.golden/2-*", "--run", "classic.baron.*", "--json", str(report),
-                 "--results", str(stream), "--junit", str(junit), "-q"])
+                 "classic", "--run", "classic.golden/2-players-seed-*", "--run", "classic.baron.*",
+                 "--json", str(report), "--results", str(stream), "--junit", str(junit), "-q"])
     out = capsys.readouterr().out
     assert code == 1
     before, section = out.split("\ngolden traces: ")

@@ -82,7 +82,10 @@ def test_golden_traces_cover_every_edition_and_player_count(corpus):
     assert golden == expected
     for case in corpus:
         if case.status == "golden":
-            assert case.result is not None and case.result["game_winners"]
+            assert case.result is not None
+            ended = "round_winners" if "one-round" in case.tags else "game_winners"
+            finished = case.result.get(ended)
+            assert finished is not None
             assert all("state" in step["expect"] and "events" in step["expect"]
                        for round_ in case.rounds for step in round_["steps"])
 
@@ -95,12 +98,19 @@ def test_every_file_is_in_the_canonical_formatting():
 
 def test_every_golden_trace_names_its_source_and_its_seed_is_data(corpus):
     listed = json.loads((ROOT / "tools" / "data" / "golden-traces.json").read_text())["traces"]
-    seeds = {(trace["edition"], trace["players"]): trace["seed"] for trace in listed}
+    seeds = {(trace["edition"], trace["players"], trace.get("rounds")): trace["seed"] for trace in listed}
     golden = [case for case in corpus if case.status == "golden"]
-    assert sorted((case.edition, case.players) for case in golden) == sorted(seeds)
+
+    def rounds(case: Case) -> int | None:
+        return 1 if "one-round" in case.tags else None
+
+    assert sorted((case.edition, case.players, rounds(case) or 0) for case in golden) == sorted(
+        (edition, players, n or 0) for edition, players, n in seeds)
     for case in golden:
-        seed = seeds[case.edition, case.players]
-        assert case.path == ROOT / "conformance" / "golden" / case.edition / f"{case.players}-players.json"
+        seed = seeds[case.edition, case.players, rounds(case)]
+        name = f"{case.players}-players{'-one-round' if rounds(case) else ''}.json"
+        assert case.path == ROOT / "conformance" / "golden" / case.edition / name
+        assert len(case.rounds) == 1 or not rounds(case)
         assert case.generated == (f"by tools/gen_golden.py from spec/editions/{case.edition}.yaml, "
                                   f"seed {seed}; do not edit")
     assert not any(case.generated for case in corpus if case.status != "golden")

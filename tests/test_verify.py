@@ -125,7 +125,8 @@ def test_a_log_without_deck_or_states_is_checked_as_far_as_it_goes(capsys, tmp_p
     bare = reference_log("classic", 2, 5, deck=False, states=False)
     code, out, _ = verify(capsys, str(write(tmp_path / "bare.jsonl", bare)))
     assert code == 0
-    assert "not checked: round 1 has no deck and no state to read it from" in out
+    assert "not checked: round 1 has no deck, and no state that shows its deal" in out
+    assert "0 passed, 0 failed, 0 errored, 1 skipped" in out  # nothing checked is not a pass
     lines = reference_log("classic", 2, 5, states=False)  # a deck, no states: the moves' legality is checked
     lines[-1]["action"] = {"type": "play", "card": "Countess"}
     code, out, _ = verify(capsys, str(write(tmp_path / "moves.jsonl", lines)), "-q")
@@ -142,9 +143,36 @@ HEADER = json.dumps({"game": {"format": "llcheck-log/1", "edition": "classic", "
     (HEADER.replace("log/1", "log/9"), "bad.jsonl:1: "),
     (HEADER.replace("classic", "nope"), "bad.jsonl:1: edition 'nope' cannot be loaded"),
     ("", "bad.jsonl:1: no game in the log"),
+    (HEADER.replace('"players": 2', '"players": 9'), "bad.jsonl:1: classic is for 2-4 players, not 9"),
+    (HEADER.replace('"players": 2', '"players": 2, "tokens": [1]'), "bad.jsonl:1: tokens must list 2"),
 ])
 def test_an_unusable_log_is_one_located_line_and_exit_2(capsys, tmp_path, text, message):
     (tmp_path / "bad.jsonl").write_text(text, encoding="utf-8")
     code, out, err = verify(capsys, str(tmp_path / "bad.jsonl"))
     assert code == 2 and out == ""
     assert message in err and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.clause("z19.setup.set-aside")
+def test_a_hidden_set_aside_card_is_inferred_from_the_deal_and_not_compared(capsys, tmp_path):
+    lines = reference_log("z-man-2019", 2, 8, deck=False)
+    for line in lines[1:]:
+        line["state"]["set_aside"] = []
+    code, out, _ = verify(capsys, str(write(tmp_path / "hidden.jsonl", lines)), "-q")
+    assert code == 0, out
+    assert "round 1: the set-aside card is hidden: it is the card the deal lacks" in out
+    lines[1]["state"]["face_up"] = lines[1]["state"]["face_up"][:2]  # a card lost: the deal cannot be whole
+    code, out, _ = verify(capsys, str(write(tmp_path / "short.jsonl", lines)), "-q")
+    assert code == 1 and "round 1, deal: deal accepted" in out and "clause z19.setup.deck: " in out
+
+
+def test_a_refusal_in_a_log_is_right_when_the_rules_refuse_it_too(capsys, tmp_path):
+    lines = reference_log("classic", 2, 11)
+    index = next(i for i, line in enumerate(lines) if line.get("action", {}).get("card") == "Guard")
+    wrong = {"action": {**lines[index]["action"], "guess": "Guard"}, "refused": "no Guard may be named"}
+    tried = write(tmp_path / "tried.jsonl", [*lines[:index], wrong, *lines[index:]])
+    code, out, _ = verify(capsys, str(tried), "-q")
+    assert code == 0, out  # an illegal try, refused, then the game as played
+    right = {"action": lines[index]["action"], "refused": "not now"}
+    code, out, _ = verify(capsys, str(write(tmp_path / "balked.jsonl", [*lines[:index], right])), "-q")
+    assert code == 1 and "action refused" in out and "the engine refused it: not now" in out

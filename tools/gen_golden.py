@@ -5,7 +5,8 @@ The games to record are data, `tools/data/golden-traces.json`: an edition, a pla
 seed each. Each whole game (every round until someone wins) is dealt from its seed and played
 with random legal actions (the policy of random baseline games, `llcheck.baseline.units.choose`);
 every step records the action, the events it caused and the complete state after it. The cases
-go to `conformance/golden/<edition>/<N>-players.json`, each file naming what wrote it. The same
+go to `conformance/golden/<edition>/<N>-players.json`, each file naming what wrote it; an entry
+with `"rounds": 1` records the game's first round alone, into `<N>-players-one-round.json`. The same
 seeds always give the same files, so a change in the engine's behaviour shows up as a failing
 golden case (and as a difference from `--check`); regenerate on purpose after a deliberate change.
 
@@ -42,14 +43,15 @@ def strip(events: list[Json]) -> list[Json]:
     return [{k: v for k, v in event.items() if k != "clause"} for event in events]
 
 
-def record(edition: Edition, players: int, seed: int) -> tuple[Json, set[str]]:
-    """One whole game: the case's rounds, and the ids of the clauses its events came from."""
+def record(edition: Edition, players: int, seed: int, rounds: int | None = None) -> tuple[Json, set[str]]:
+    """One whole game (or its first `rounds` rounds): the case's rounds and result, and the ids of
+    the clauses its events came from."""
     rng = random.Random(seed)
     game = Game(edition, players)
     cards = [edition.names[c] for c in edition.deck(players)]
-    rounds: list[Json] = []
+    record_rounds: list[Json] = []
     used: set[str] = set()
-    while game.phase is not Phase.GAME_OVER:
+    while game.phase is not Phase.GAME_OVER and (rounds is None or len(record_rounds) < rounds):
         deck = cards[:]
         rng.shuffle(deck)
         events = game.start_round(deck)
@@ -62,19 +64,28 @@ def record(edition: Edition, players: int, seed: int) -> tuple[Json, set[str]]:
             used.update(_card_clauses(edition, action.card))
             round_["steps"].append({"action": action.to_json(),
                                     "expect": {"events": strip(events), "state": game.state()}})
-        rounds.append(round_)
-    return {"rounds": rounds, "result": {"tokens": game.tokens, "game_winners": game.game_winners}}, used
+        record_rounds.append(round_)
+    result = ({"tokens": game.tokens, "game_winners": game.game_winners} if rounds is None
+              else {"round_winners": game.round_winners})
+    return {"rounds": record_rounds, "result": result}, used
 
 
 def _card_clauses(edition: Edition, card: str) -> set[str]:
     return {c.id for c in edition.clauses.values() if c.card == card}
 
 
-def golden_case(edition: Edition, players: int, seed: int) -> Json:
-    """The golden case of an edition, a player count and a seed."""
-    game, used = record(edition, players, seed)
+def golden_case(edition: Edition, players: int, seed: int, rounds: int | None = None) -> Json:
+    """The golden case of an edition, a player count and a seed: a whole game, or (`rounds` 1) a
+    single round, which engines without capability `games` play too."""
+    game, used = record(edition, players, seed, rounds)
     general = {c.id for c in edition.general.values()}
     clauses = [c for c in edition.clauses if c in used or c in general]
+    if rounds == 1:
+        return {"id": f"{edition.prefix}.golden/{players}-players-one-round-seed-{seed}",
+                "description": f"A single {players}-player round of random legal moves, recorded from the "
+                               f"reference engine (seed {seed})",
+                "clauses": clauses, "tags": ["golden", "one-round"], "edition": edition.id,
+                "players": players, **game}
     return {
         "id": f"{edition.prefix}.golden/{players}-players-seed-{seed}",
         "description": f"A whole {players}-player game of random legal moves, recorded from the "
@@ -93,12 +104,15 @@ def files() -> Iterator[tuple[Path, str]]:
     """Every golden file with its text."""
     for trace in traces():
         edition, players, seed = load_spec(trace["edition"]), trace["players"], trace["seed"]
+        rounds = trace.get("rounds")
         source = edition.path.relative_to(ROOT) if edition.path is not None else edition.id
+        what = "a single round of a" if rounds == 1 else "a whole"
         doc = {"generated": f"by tools/gen_golden.py from {source}, seed {seed}; do not edit",
-               "description": f"Golden trace: a whole {players}-player {edition.id} game recorded from the "
+               "description": f"Golden trace: {what} {players}-player {edition.id} game recorded from the "
                               "reference engine",
-               "cases": [golden_case(edition, players, seed)]}
-        yield GOLDEN / edition.id / f"{players}-players.json", formatted(doc)
+               "cases": [golden_case(edition, players, seed, rounds)]}
+        name = f"{players}-players-one-round.json" if rounds == 1 else f"{players}-players.json"
+        yield GOLDEN / edition.id / name, formatted(doc)
 
 
 def main() -> int:

@@ -37,8 +37,7 @@ from .engines.base import Engine, Hello
 from .engines.guard import adapters_own, described
 from .engines.process import kill_leftovers
 from .errors import UsageError
-from .harness.applicable import seat_reason
-from .harness.blame import kinds_clauses
+from .harness.applicable import one_step_reason, seat_reason
 from .harness.results import ERRORED, NOT_APPLICABLE, Result, campaign_status
 from .logs.dealt import dealt_id
 from .logs.dealt import run_dealt as play_dealt
@@ -100,9 +99,9 @@ def profile_names() -> list[str]:
     return list(PROFILES)
 
 
-CAMPAIGN_NEEDS = ("deck", "tokens")
-"""What a property or fuzzing campaign needs of an engine: it deals given decks and compares
-favour tokens with the reference's."""
+CAMPAIGN_NEEDS = ("deck", "tokens", "stray_fields")
+"""What a property or fuzzing campaign needs of an engine: it deals given decks, compares favour
+tokens with the reference's, and probes plays with stray fields."""
 
 Wanted = Callable[[str], bool]
 """Whether a result id is wanted (`--run`, `--skip`): a seat none of whose ids is wanted is not run."""
@@ -146,7 +145,7 @@ def _property_ids(seat: Seat) -> list[str]:
 def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], jobs: int,
               on_result: Callable[[Result], None], wanted: Callable[[Seat], bool],
               died: Callable[[Seat, int | None], list[Result]],
-              not_applicable: Callable[[Seat], list[Result]]) -> list[Result]:
+              not_applicable: Callable[[Seat], list[Result]] = lambda seat: []) -> list[Result]:
     """`work(seat)` for every wanted edition and player count, each seat's results passed to
     `on_result` as soon as it is done (in seat order with one job; with more, in the order they
     finish) and returned in seat order; in `jobs` processes, the longest first (`_size`), each
@@ -172,18 +171,11 @@ def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], job
     return [result for index in sorted(batches) for result in batches[index]]
 
 
-def _one_step(hello: Hello, spec: Edition) -> str | None:
-    """Why a campaign that sends the rules' two steps does not suit an engine taking a one-step
-    Chancellor in an edition that has a draw-and-return card (it gets logged games instead)."""
-    if hello.can("one_step_chancellor") and kinds_clauses(spec, ("draw_return",)):
-        return "the engine takes a one-step Chancellor (checked by logged games instead)"
-    return None
-
-
 def wants_logged_games(hello: Hello) -> bool:
-    """True for an engine whose campaigns are logged games (`run_dealt`): one that deals itself,
-    or takes a one-step Chancellor."""
-    return not hello.can("deck") or hello.can("one_step_chancellor")
+    """True for an engine whose campaigns are logged games (`run_dealt`), which the fuzzer and
+    the properties cannot drive: one that deals itself, keeps no tokens, cannot refuse stray
+    fields, or takes a one-step Chancellor."""
+    return any(not hello.can(need) for need in CAMPAIGN_NEEDS) or hello.can("one_step_chancellor")
 
 
 def _outside(hello: Hello | None, kind: str, ids: Callable[[Seat], list[str]], seat: Seat) -> list[Result]:
@@ -191,7 +183,7 @@ def _outside(hello: Hello | None, kind: str, ids: Callable[[Seat], list[str]], s
     its hello is not known)."""
     if hello is None:
         return []
-    reason = seat_reason(hello, seat[0].id, seat[1], CAMPAIGN_NEEDS) or _one_step(hello, seat[0])
+    reason = seat_reason(hello, seat[0].id, seat[1], CAMPAIGN_NEEDS) or one_step_reason(hello, seat[0])
     if reason is None:
         return []
     return [Result(result_id, NOT_APPLICABLE, kind=kind, group=kind, edition=seat[0].id, players=seat[1],

@@ -10,12 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from loveletter_ref import Game
-from loveletter_ref.spec import Edition
+from loveletter_ref.spec import Edition, load_spec
 
 from .. import exitcodes
 from ..arguments import MAX_PLAYERS, PLAYERS, SEED, seconds, whole
@@ -24,6 +25,7 @@ from ..engines.base import Engine, EngineFailure
 from ..engines.guard import described
 from ..engines.loader import REFERENCE, open_engine, start_failure
 from ..errors import UsageError
+from ..harness.applicable import one_step_reason, seat_reason
 from ..interrupts import StopSignals
 from ..perft import (
     Branch,
@@ -101,6 +103,10 @@ def _run(args: argparse.Namespace) -> int:
     try:
         engine = _open(args)
         try:
+            reason = _outside(engine, deal, edition)
+            if reason is not None:
+                print(f"llcheck perft: not applicable: {reason}")
+                return exitcodes.OK
             result = compare(engine, deal, args.depth, edition=edition, split=args.divide)
         finally:
             engine.close()
@@ -290,11 +296,17 @@ def _run_table(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(str(exc)) from None
     failed = broken = 0
+    outside: Counter[str] = Counter()
     engine: Engine | None = None
     try:
         for entry, depth in iter_table(entries, args.depth):
             if engine is None and args.impl and args.impl != REFERENCE:
                 engine = _open(args)  # again after an engine failure: a broken engine may be dead
+            spec = load_spec(entry.deal.edition)
+            reason = _outside(engine, entry.deal, spec) if engine is not None else None
+            if reason is not None:
+                outside[reason] += 1
+                continue
             try:
                 failed += not _check_entry(entry.deal, entry.levels[:depth], depth, engine, args.json)
             except PerftError as exc:
@@ -312,9 +324,18 @@ def _run_table(args: argparse.Namespace) -> int:
         if engine is not None:
             engine.close()
     if not args.json:
-        print(f"{len(entries) - failed - broken} of {len(entries)} deals match"
-              + (f"; {broken} could not be counted (engine failure)" if broken else ""))
+        checked = len(entries) - sum(outside.values())
+        print(f"{checked - failed - broken} of {checked} deals match"
+              + (f"; {broken} could not be counted (engine failure)" if broken else "")
+              + "".join(f"; {n} not applicable: {reason}" for reason, n in sorted(outside.items())))
     return exitcodes.ENGINE if broken else exitcodes.FAILED if failed else exitcodes.OK
+
+
+def _outside(engine: Engine, deal: Deal, edition: Edition) -> str | None:
+    """Why the engine does not play a perft deal (a fixed deck it must be dealt, every step of
+    the rules counted), or None."""
+    reason = seat_reason(engine.hello, deal.edition, deal.players, ("deck",))
+    return reason or one_step_reason(engine.hello, edition)
 
 
 def _failure_text(exc: Exception) -> str:

@@ -15,6 +15,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from loveletter_ref import DeckError, Game
 from loveletter_ref.errors import SpecError
 from loveletter_ref.spec import Edition, load_spec
 
@@ -24,7 +25,7 @@ from ..atomic import write_atomic
 from ..engines.base import Hello
 from ..errors import UsageError
 from ..harness.report import Report, RunInfo, json_text
-from ..harness.results import Result, Tally
+from ..harness.results import SKIPPED, Result, Tally
 from ..harness.runner import run_case
 from ..harness.text import text_report
 from ..logs.expected import expected
@@ -50,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
         games = [game for name in args.logs for game in read_logs(Path(name))
                  if args.game is None or game.number == args.game]
         specs = {game.edition: _edition(game) for game in games}
+        for game in games:
+            _playable(game, specs[game.edition])
     except (LogError, UsageError) as exc:
         print(f"llcheck verify: {exc}", file=sys.stderr)
         return exitcodes.BAD_INPUT
@@ -83,6 +86,15 @@ def _edition(game: GameLog) -> Edition:
                        f"{' '.join(str(exc).split())[:200]}") from None
 
 
+def _playable(game: GameLog, spec: Edition) -> None:
+    """LogError when a game's header names a game the edition cannot start (its player count,
+    first player or tokens)."""
+    try:
+        Game(spec, game.players, first_player=game.first_player, tokens=game.tokens)
+    except (DeckError, ValueError) as exc:
+        raise LogError(f"{game.where}: {exc}") from None
+
+
 def verify_games(games: list[GameLog], specs: dict[str, Edition]) -> tuple[list[Result], Counter[str]]:
     """Each game's result, and how many games each thing not checked concerns."""
     results: list[Result] = []
@@ -97,6 +109,13 @@ def verify_games(games: list[GameLog], specs: dict[str, Edition]) -> tuple[list[
 def verify_game(game: GameLog, spec: Edition) -> tuple[Result, list[str]]:
     """One game's result (replayable with `llcheck verify LOG --game N`) and what was not checked."""
     found = expected(spec, game)
+    if not found.case.rounds:  # not a single deal could be read: nothing was checked
+        case = found.case
+        reason = "; ".join(found.notes) or "the log has no deal"
+        skipped = Result(case.id, SKIPPED, kind="case", group=case.status, edition=case.edition,
+                         players=case.players, description=case.description, file=case.where,
+                         message=f"nothing could be checked: {reason}")
+        return skipped, found.notes
     result = run_case(Replayed(found, tokens=game.keeps_tokens), found.case)
     result.replay = f"llcheck verify {shlex.quote(str(game.path))} --game {game.number}"
     if found.stopped is not None:

@@ -23,9 +23,10 @@ canonical events of each action; games: plays several rounds (next_round)."""
 
 CAPABILITIES_2 = ("deck", "tokens", "stray_fields", "one_step_chancellor")
 """What capabilities version 2 added: deck: can be dealt a given deck (without it, the engine
-deals itself from a seed); tokens: keeps favour tokens; stray_fields: refuses an action carrying
-a field its card does not take; one_step_chancellor: takes the Chancellor's keep and return in
-the play itself. (Version 2 also added the per-edition player counts, `Hello.players`.)"""
+deals itself from a seed); tokens: keeps favour tokens; stray_fields: refuses a play carrying a
+field its card does not take (a target on a Handmaid); one_step_chancellor: takes the
+Chancellor's keep and return in the play itself. (Version 2 also added the per-edition player
+counts, `Hello.players`.)"""
 
 KNOWN_CAPABILITIES = CAPABILITIES + CAPABILITIES_2
 """Every capability this llcheck knows."""
@@ -63,9 +64,9 @@ class Hello:
     """Capabilities the engine claims that this llcheck does not know (a later minor addition to the
     protocol, or a typo): left out of `capabilities`, and named in the report."""
     capabilities_version: int = 1
-    """1: `deck`, `tokens` and `stray_fields` go without saying (ASSUMED_BEFORE_VERSION_2);
-    2 and later: the engine has only what it lists."""
-    players: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    """1: `deck`, `tokens` and `stray_fields` go without saying (ASSUMED_BEFORE_VERSION_2); 2 and
+    later: the engine has only what it lists."""
+    players: Mapping[str, tuple[int, ...]] = field(default_factory=dict, hash=False)
     """Per edition, the player counts the engine plays; an edition left out: every count it allows."""
 
     def can(self, capability: str) -> bool:

@@ -203,8 +203,10 @@ def golden_traces(golden: list[Result]) -> list[str]:
     counts: dict[str, list[int]] = {}
     for r in golden:
         counts.setdefault(r.edition, []).append(r.players or 0)
-    where = "; ".join(f"{e} with {', '.join(map(str, sorted(n)))} players" for e, n in counts.items())
-    return ["", f"golden traces: {good} of {len(golden)} passed ({where})"] + bad_results(_bad(golden))
+    where = "; ".join(f"{e} with {', '.join(map(str, sorted(set(n))))} players" for e, n in counts.items())
+    outside = sum(r.status == NOT_APPLICABLE for r in golden)
+    also = f", {outside} not applicable" if outside else ""
+    return ["", f"golden traces: {good} of {len(golden)} passed{also} ({where})"] + bad_results(_bad(golden))
 
 
 def totals(report: Report) -> str:

@@ -51,6 +51,9 @@ def deck_from_state(game: Game, state: Json, events: list[Json] | None) -> list[
     dealt cards, the starter's draw, the draw pile. Set-aside cards the state hides (left out, or
     not card names) are the cards the edition's deck still lacks. None when the state cannot say."""
     names = set(game.tables.names)
+    if not _cards_lists(state, ("deck", "set_aside", "face_up")) or not (
+            isinstance(state.get("hands"), list) and all(_cards(hand) for hand in state["hands"])):
+        return None
     try:
         hands, starter, pile = state["hands"], state["starter"], state["deck"]
         aside, face_up = list(state["set_aside"]), list(state["face_up"])
@@ -72,6 +75,15 @@ def deck_from_state(game: Game, state: Json, events: list[Json] | None) -> list[
     return shown + inferred + rest
 
 
+def _cards(value: object) -> bool:
+    """True for a list of card names (strings; `None` too, for a card kept hidden)."""
+    return isinstance(value, list) and all(card is None or isinstance(card, str) for card in value)
+
+
+def _cards_lists(state: Json, keys: tuple[str, ...]) -> bool:
+    return all(_cards(state.get(key)) for key in keys)
+
+
 def expected(edition: Edition, log: GameLog) -> Expected:
     """The case a logged game is checked with, and the log's answers."""
     game = Game(edition, log.players, first_player=log.first_player, tokens=log.tokens)
@@ -89,7 +101,7 @@ def expected(edition: Edition, log: GameLog) -> Expected:
         deck = deal.deck if deal.deck is not None else (
             deck_from_state(game, deal.state, deal.events) if deal.state is not None else None)
         if deck is None:
-            notes.append(f"round {number} has no deck and no state to read it from: it and what "
+            notes.append(f"round {number} has no deck, and no state that shows its deal: it and what "
                          "follows are not checked")
             stop = True
             break
@@ -98,6 +110,11 @@ def expected(edition: Edition, log: GameLog) -> Expected:
         state = deal.state or state
         try:
             events = game.start_round(deck, first_player=deal.first)
+        except RuleGapError as exc:
+            notes.append(f"round {number}: the rules are silent here ({exc.reason}); it and what follows "
+                         "are not checked")
+            stop = True
+            break
         except DeckError as exc:
             rounds.append({"deck": deck, "refused": True})
             replies.append(Reply(True, deal.events or [], state))
@@ -119,6 +136,10 @@ def expected(edition: Edition, log: GameLog) -> Expected:
                 break
         if steps:
             rounds[-1]["steps"] = steps
+        if deal.deck is None and _hides_set_aside(game, deal.state):
+            notes.append(f"round {number}: the set-aside card is hidden: it is the card the deal lacks, "
+                         "and set_aside is not compared")
+            _without_key(rounds[-1], "set_aside")
         if stop:
             break
     else:
@@ -127,17 +148,45 @@ def expected(edition: Edition, log: GameLog) -> Expected:
     return Expected(_case(edition, log, rounds, refused, used), replies, legal, notes, stopped)
 
 
+def _legal_now(game: Game, action: Json) -> bool:
+    """True when the reference would accept `action` (a one-step play with its keep) now."""
+    trial = game.clone()
+    try:
+        for part in split(action):
+            if part is not None:
+                trial.apply(Action.from_json(part))
+    except (ValueError, IllegalActionError, RuleGapError):
+        return False
+    return True
+
+
+def _hides_set_aside(game: Game, state: Json | None) -> bool:
+    """True when a deal's state shows fewer set-aside cards than the edition sets aside."""
+    shown = state.get("set_aside") if isinstance(state, dict) else None
+    names = set(game.tables.names)
+    count = sum(1 for c in shown if c in names) if isinstance(shown, list) else 0
+    return count < game.tables.number("set_aside")
+
+
+def _without_key(round_: Json, key: str) -> None:
+    """Leave `key` out of every state a round's case expects."""
+    for expect in [round_.get("start", {}), *(step.get("expect", {}) for step in round_.get("steps", ()))]:
+        if isinstance(expect.get("state"), dict):
+            expect["state"].pop(key, None)
+
+
 def _play(game: Game, entry: Entry, steps: list[Json], replies: list[Reply],
           legal: list[list[Json] | None], state: Json, used: set[str],
           notes: list[str]) -> tuple[bool, str | None]:
     """Add one logged action to the case: whether the case stops there, and the clause of the
     reference's refusal if it refuses the action."""
     assert entry.action is not None
-    if entry.refused is not None:  # what the reference does with it, the engine did not do
-        steps.append({"action": entry.action})
+    if entry.refused is not None:  # refused as the rules refuse it, the game goes on; else it parts here
+        allowed = _legal_now(game, entry.action)
+        steps.append({"action": entry.action, **({} if allowed else {"refused": True})})
         replies.append(Reply(False, reason=entry.refused))
         legal.append(None)
-        return True, None
+        return allowed, None
     first, keep = split(entry.action)
     parts = [first] if keep is None else [first, keep]
     for index, part in enumerate(parts):

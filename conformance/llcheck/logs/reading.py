@@ -41,7 +41,7 @@ class Entry:
     events: list[Json] | None = None
     legal_actions: list[Json] | None = None
     refused: str | None = None
-    """The engine refused the action, for this reason (nothing follows it in the log)."""
+    """The engine refused the action, for this reason (the game goes on as before it)."""
 
 
 @dataclass
@@ -142,10 +142,8 @@ def _take(games: list[GameLog], line: Json, path: Path, number: int) -> None:
         return
     if not game.rounds:
         raise LogError(f"{path}:{number}: an action before the game's first deal line")
-    steps = game.rounds[-1].steps
-    if steps and steps[-1].refused is not None:
-        raise LogError(f"{path}:{number}: an action after one the engine refused (line {steps[-1].line})")
-    steps.append(Entry(number, action=line["action"], refused=line.get("refused"), **reported))
+    entry = Entry(number, action=line["action"], refused=line.get("refused"), **reported)
+    game.rounds[-1].steps.append(entry)
 
 
 def log_lines(game: GameLog) -> list[Json]:
