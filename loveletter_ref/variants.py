@@ -25,6 +25,7 @@ from typing import Any
 from .errors import SpecError
 from .spec import Edition, find_spec, known_specs, schema_path
 from .spec.compile import compile_spec
+from .spec.model import table_lookup
 from .spec.schema import schema_problems
 from .spec.semantic import semantic_problems
 from .spec.yamlsafe import load_yaml
@@ -96,15 +97,13 @@ def alternatives(edition: Edition, clause_id: str) -> list[Alternative]:
     rule = stated(edition, clause.key, clause.kind)
     if rule is None:
         return []
-    own = json.dumps(rule, sort_keys=True)
-    seen = {own}
+    seen = [rule]
     out: list[Alternative] = []
     for source, other in [*_stated(clause.key, clause.kind, edition), *(
             (CATALOGUE, r) for r in catalogue(clause.kind, rule, edition.names))]:
-        text = json.dumps(other, sort_keys=True)
-        if text in seen:
+        if any(same_rule(edition, other, known) for known in seen):
             continue
-        seen.add(text)
+        seen.append(other)
         alternative = Alternative.of(clause.key, clause.kind, other, source)
         if variant(edition, (alternative,)) is not None:
             out.append(alternative)
@@ -115,6 +114,22 @@ def stated(edition: Edition, key: str, kind: str) -> Any:
     """What the edition's file states for clause `key` (a `kind` rule), as written; None if nothing."""
     raw = raw_clause(_raw(_edition_path(edition))[0], key)
     return copy.deepcopy(raw[kind]) if raw is not None and kind in raw else None
+
+
+def same_rule(edition: Edition, a: Any, b: Any) -> bool:
+    """True when two parameters of a rule say the same for the edition: equal, or player-count
+    tables that give every player count it supports the same value (none counting as 0)."""
+    if a == b:
+        return True
+    if not (_is_table(a) and _is_table(b)):
+        return False
+    return all((table_lookup(a, n) or 0) == (table_lookup(b, n) or 0)
+               for n in range(edition.min_players, edition.max_players + 1))
+
+
+def _is_table(rule: Any) -> bool:
+    return isinstance(rule, dict) and bool(rule) and all(
+        isinstance(k, str) and k.replace("-", "").isdigit() and isinstance(v, int) for k, v in rule.items())
 
 
 def _stated(key: str, kind: str, edition: Edition) -> Iterable[tuple[str, Any]]:
