@@ -8,7 +8,7 @@ here names a card: kinds come from the spec vocabulary.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from loveletter_ref.lockstep import first_index
@@ -84,6 +84,9 @@ SOURCE_RULES: dict[tuple[str, str], tuple[str, ...]] = {
 }
 """(event type, where the card came `from`) -> the rule kinds behind a draw from there."""
 
+TO_THE_OUT: dict[str, tuple[str, ...]] = {"turn": ("elimination",)}
+"""Event type -> the rule kinds it breaks when it names a player who is out of the round."""
+
 AT_START: dict[str, tuple[str, ...]] = {"turn": ("first_player", "next_first"),
                                         "starter": ("first_player", "next_first")}
 """Right after a deal, who is on turn is decided by the starting rules instead."""
@@ -94,9 +97,12 @@ CARD_EFFECTS = frozenset({"play", "no_effect", "guess", "look", "compare", "prot
 
 
 def kinds_clauses(edition: Edition, kinds: Iterable[str]) -> list[str]:
-    """The ids of the edition's clauses of these kinds, general rules first."""
-    wanted = set(kinds)
-    general = [c.id for c in edition.general.values() if c.kind in wanted]
+    """The ids of the edition's clauses of these kinds, general rules first, each in the order of
+    the kinds."""
+    rank = {kind: n for n, kind in reversed(list(enumerate(kinds)))}
+    wanted = set(rank)
+    general = sorted((c.id for c in edition.general.values() if c.kind in wanted),
+                     key=lambda cid: rank[edition.clauses[cid].kind])
     cards = [c.id for c in edition.clauses.values() if c.card is not None and c.kind in wanted]
     return general + [c for c in cards if c not in general]
 
@@ -118,7 +124,7 @@ def card_clauses(edition: Edition, card: str | None) -> list[str]:
 
 
 def event_suspects(edition: Edition, want: list[dict[str, Any]], got: list[dict[str, Any]],
-                   card: str | None, at_start: bool = False) -> list[str]:
+                   card: str | None, at_start: bool = False, gone: Collection[int] = ()) -> list[str]:
     """Clauses behind the first differing event, the reference's cited clauses, the card's rules;
     the card's rules first when one of the two events is an effect of a card (the most specific
     suspects, where the general rules of elimination or turns only follow from them), those of
@@ -126,8 +132,9 @@ def event_suspects(edition: Edition, want: list[dict[str, Any]], got: list[dict[
 
     When one side has an event the other has only later (one event missing, or one too many),
     that event alone is the difference: its kinds come first; when the engine sent one event for
-    another, the kinds behind both come first. `want` may carry the reference's
-    `clause` fields; they are ignored when locating the difference.
+    another, the kinds behind both come first. `gone` are the seats out of the round (as the
+    reference has it): an event that hands a turn to one of them is the elimination rule's.
+    `want` may carry the reference's `clause` fields; they are ignored when locating the difference.
     """
     bare_want, bare_got = without_clauses(want), without_clauses(got)
     i = first_index(bare_want, bare_got)
@@ -137,6 +144,8 @@ def event_suspects(edition: Edition, want: list[dict[str, Any]], got: list[dict[
         pair = [odd]
     types = [e.get("type") for e in pair]
     kinds = _field_kinds(want[i:i + 1], got[i:i + 1]) or _pair_kinds(pair, at_start)
+    if any(e.get("player") in gone for e in pair if e.get("type") in TO_THE_OUT):
+        kinds = unique([*TO_THE_OUT[str(pair[0].get("type"))], *kinds])
     own = card_clauses(edition, card) if any(t in CARD_EFFECTS for t in types) else []
     rank = {kind: n for n, kind in reversed(list(enumerate(kinds)))}
     out = sorted(own, key=lambda c: rank.get(edition.clauses[c].kind, len(kinds)))
