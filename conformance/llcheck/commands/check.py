@@ -35,6 +35,7 @@ from ..engines import options as engine_options
 from ..engines.loader import Impl, engine_factory, serve_command, start_failure
 from ..engines.pipes import printable
 from ..errors import UsageError
+from ..harness import reading as engine_reading
 from ..harness.cases import STATUSES, Case, load_corpus, readings
 from ..harness.junit import junit_xml
 from ..harness.known import KnownFailures
@@ -102,6 +103,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     more.add_argument("--seed", type=int, default=0, help="seed of --properties and --fuzz (default 0)")
     more.add_argument("--fuzz-dir", default=FUZZ_DIR, metavar="DIR",
                       help=f"where --fuzz saves the cases it finds (default {FUZZ_DIR})")
+    more.add_argument("--write-reading", metavar="FILE",
+                      help="write the clauses --fuzz found the engine playing as a variant as a reading "
+                           "(one file per edition: FILE, or FILE-EDITION.yaml when several)")
     more.add_argument("--fuzz-ignore", action="append", default=[], metavar="CLAUSE",
                       help="--fuzz looks past differences suspecting this clause (states, events and "
                            "legal actions alike; repeatable)")
@@ -151,7 +155,7 @@ OUTPUTS = ("results", "json", "junit")
 """The report options, each naming a file written by the run."""
 
 
-PATHS = (*OUTPUTS, "known_failures", "corpus", "fuzz_dir")
+PATHS = (*OUTPUTS, "known_failures", "corpus", "fuzz_dir", "write_reading")
 """The options naming a file or folder, besides --baseline and --edition."""
 
 
@@ -621,6 +625,12 @@ class _Session:
             report.baseline = baseline_report.to_json(self.baselines.files, self.replay.base, record)
         self.outputs.finish(report)
         print(text_report(report, quiet=self.args.quiet))
+        played = engine_reading.played(results)
+        if played:
+            print("\n" + "\n".join(engine_reading.text_lines(played)))
+            if self.args.write_reading:
+                for line in engine_reading.write(played, self.args.write_reading, self.info.impl):
+                    print(line)
         if self.baselines is not None:
             print("\n".join(baseline_report.text_lines(self.baselines.files, self.replay.base, record,
                                                        self.baselines.interrupted,
