@@ -9,7 +9,7 @@ from llcheck.cli import main
 from llcheck.errors import UsageError
 from llcheck.fuzz import run_fuzz
 from llcheck.mutants import get
-from loveletter_ref.spec import load_spec
+from loveletter_ref.spec import check_spec, load_spec
 from loveletter_ref.variants import CATALOGUE, alternatives, catalogue, same_rule, variant
 
 
@@ -107,3 +107,18 @@ def test_fuzz_ignore_on_the_command_line(capsys, tmp_path):
     assert main([*base, "--fuzz-ignore", "classic.no-such"]) == 2
     err = capsys.readouterr().err
     assert "--fuzz-ignore classic.no-such: no such clause in classic" in err and "Traceback" not in err
+
+
+def test_check_ends_with_the_engine_s_reading_and_writes_it(capsys, tmp_path):
+    written = tmp_path / "mine.yaml"
+    code = main(["check", "--impl", "python:llcheck.mutants.engines:priest-may-choose-self", "--fuzz", "30",
+                 "--edition", "classic", "--run", "fuzz/classic/3p", "--fuzz-dir", str(tmp_path),
+                 "--write-reading", str(written)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "your engine's reading" in out and '  classic.priest.target: {"who": "any"} (as fa-guide' in out
+    assert check_spec(written) == []
+    reading = load_spec(written)
+    assert reading.kind == "reading" and reading.describes == "classic"
+    assert reading.clause_by_key("priest.target").rule == {"who": "any"}
+    assert reading.clause_by_key("baron.tie").rule == load_spec("classic").clause_by_key("baron.tie").rule
