@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SpecError
-from .spec import Edition, find_spec, known_specs, schema_path
+from .spec import Edition, find_spec, known_specs, load_document, schema_path
 from .spec.compile import compile_spec
+from .spec.model import table_lookup
 from .spec.schema import schema_problems
 from .spec.semantic import semantic_problems
-from .spec.yamlsafe import load_yaml
 
 CATALOGUE = "catalogue"
 """The `source` of an alternative taken from the catalogue of standard variants."""
@@ -79,7 +79,9 @@ def raw_clause(data: Mapping[str, Any], key: str) -> dict[str, Any] | None:
 
 @cache
 def _raw(path: Path) -> tuple[Any, Any]:
-    return load_yaml(path)
+    """A spec's data (any `extends` base merged in) and positions."""
+    _, data, positions = load_document(path)
+    return data, positions
 
 
 def _edition_path(edition: Edition) -> Path:
@@ -96,15 +98,13 @@ def alternatives(edition: Edition, clause_id: str) -> list[Alternative]:
     rule = stated(edition, clause.key, clause.kind)
     if rule is None:
         return []
-    own = json.dumps(rule, sort_keys=True)
-    seen = {own}
+    seen = [rule]
     out: list[Alternative] = []
     for source, other in [*_stated(clause.key, clause.kind, edition), *(
             (CATALOGUE, r) for r in catalogue(clause.kind, rule, edition.names))]:
-        text = json.dumps(other, sort_keys=True)
-        if text in seen:
+        if any(same_rule(edition, other, known) for known in seen):
             continue
-        seen.add(text)
+        seen.append(other)
         alternative = Alternative.of(clause.key, clause.kind, other, source)
         if variant(edition, (alternative,)) is not None:
             out.append(alternative)
@@ -115,6 +115,22 @@ def stated(edition: Edition, key: str, kind: str) -> Any:
     """What the edition's file states for clause `key` (a `kind` rule), as written; None if nothing."""
     raw = raw_clause(_raw(_edition_path(edition))[0], key)
     return copy.deepcopy(raw[kind]) if raw is not None and kind in raw else None
+
+
+def same_rule(edition: Edition, a: Any, b: Any) -> bool:
+    """True when two parameters of a rule say the same for the edition: equal, or player-count
+    tables that give every player count it supports the same value (none counting as 0)."""
+    if a == b:
+        return True
+    if not (_is_table(a) and _is_table(b)):
+        return False
+    return all((table_lookup(a, n) or 0) == (table_lookup(b, n) or 0)
+               for n in range(edition.min_players, edition.max_players + 1))
+
+
+def _is_table(rule: Any) -> bool:
+    return isinstance(rule, dict) and bool(rule) and all(
+        isinstance(k, str) and k.replace("-", "").isdigit() and isinstance(v, int) for k, v in rule.items())
 
 
 def _stated(key: str, kind: str, edition: Edition) -> Iterable[tuple[str, Any]]:
@@ -162,6 +178,33 @@ def rewritten(edition_id: str, changes: Sequence[tuple[str, str, Any]]) -> Editi
     (key, kind, rule) of `changes`; None when the edition lacks one of those clauses; SpecError
     when the result is not a valid spec."""
     return _compiled(find_spec(edition_id), tuple(Alternative.of(*change, CATALOGUE) for change in changes))
+
+
+OBSERVED = "observed"
+"""The source document of a clause an engine's reading states as the engine was seen to play it."""
+
+
+def reading_of(edition: Edition, changes: Sequence[Alternative], reading_id: str, title: str,
+               evidence: Mapping[str, str]) -> dict[str, Any]:
+    """A reading (spec data) of `edition` as an engine plays it: the edition's own clauses, but
+    each change's clause stating its rule instead, sourced to what was observed
+    (`evidence[key]`, a paraphrase: the diagnosis and its replay)."""
+    data = copy.deepcopy(_raw(_edition_path(edition))[0])
+    data.pop("extends", None)
+    data.update(kind="reading", id=reading_id, prefix=reading_id, title=title, describes=edition.id,
+                rulebook=OBSERVED)
+    data["sources"] = {**data.get("sources", {}),
+                       OBSERVED: {"title": f"What llcheck observed an engine play ({title})"}}
+    for change in changes:
+        clause = raw_clause(data, change.key)
+        if clause is None or change.kind not in clause:
+            continue
+        clause[change.kind] = change.rule
+        clause["source"] = {"doc": OBSERVED, "paraphrase": True,
+                            "quote": evidence.get(change.key) or f"the engine plays {change.key} so"}
+        for told in ("choice", "note"):
+            clause.pop(told, None)
+    return data
 
 
 # -- the catalogue, read off the schema --------------------------------------------------------

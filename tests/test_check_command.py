@@ -332,12 +332,12 @@ def test_a_failed_whole_game_is_charged_to_the_clauses_suspected_at_its_divergen
     out = capsys.readouterr().out
     assert code == 1
     block = out[out.index("FAILED classic.golden/2-players"):].split("\n\n")[0].splitlines()
-    charged = ["classic.setup.first-player", "classic.round.next-first"]
-    assert block[2] == ("  clauses: 41; charged with this failure: the 2 suspected at its first divergence; "
-                        "the other 39 are not judged by this case")
-    assert [line.split(":")[0] for line in block[3:5]] == [f"  clause {c}" for c in charged]
-    assert block[5].startswith("  case: conformance/golden/classic/2-players.json")
-    assert block[6] == "  round 2, deal: events"
+    charged = ["classic.round.next-first"]  # who starts round 2 is the next-starter rule's alone
+    assert block[2] == ("  clauses: 41; charged with this failure: the 1 suspected at its first divergence; "
+                        "the other 40 are not judged by this case")
+    assert [line.split(":")[0] for line in block[3:4]] == [f"  clause {c}" for c in charged]
+    assert block[4].startswith("  case: conformance/golden/classic/2-players.json")
+    assert block[5] == "  round 2, deal: events"
     rows = {line.split()[0]: line for line in out.splitlines() if line.startswith("classic.")}
     assert rows["classic.round.next-first"].split()[1:] == ["3", "0", "3", "0", "0", "0", "0", "fails"]
     assert rows["classic.baron.tie"].split()[1:] == ["0", "0", "0", "0", "0", "0", "3", "not", "judged"]
@@ -346,10 +346,11 @@ def test_a_failed_whole_game_is_charged_to_the_clauses_suspected_at_its_divergen
     assert {r["id"].split("-seed")[0]: r["charged"] for r in data["golden"]["results"]} == {
         f"classic.golden/{n}-players": charged for n in (2, 3, 4)}
     verdicts = {c["id"]: (c["verdict"], c["failed"], c["not_judged"]) for c in data["clauses"]}
-    assert verdicts["classic.setup.first-player"] == ("fails", 3, 0)
+    assert verdicts["classic.round.next-first"] == ("fails", 3, 0)
+    assert verdicts["classic.setup.first-player"] == ("not judged", 0, 3)
     assert verdicts["classic.guard.guess"] == ("not judged", 0, 3)
     cases = ET.parse(junit).getroot().iter("testcase")
-    assert {case.get("classname") for case in cases} == {"classic.setup.first-player"}
+    assert {case.get("classname") for case in cases} == {"classic.round.next-first"}
 
 
 def test_golden_traces_have_their_own_place_in_every_report(capsys, tmp_path):

@@ -350,6 +350,7 @@ def _fuzz_results(fuzz: Callable[..., Any], make_engine: MakeEngine, n: int, see
                         description=f"differential fuzzing, {n} games, seed {seed}",
                         message=message, replay_case=found.replay,
                         divergence=getattr(found, "divergence", None),
+                        reading=tuple(getattr(found, "reading", ())),
                         not_run=getattr(found, "kind", None) == "not_started")
     except UsageError:
         raise

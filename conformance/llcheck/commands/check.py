@@ -40,6 +40,7 @@ from ..engines.loader import Impl, engine_factory, serve_command, start_failure
 from ..engines.pipes import printable
 from ..errors import UsageError
 from ..harness import lastfailed
+from ..harness import reading as engine_reading
 from ..harness.cases import STATUSES, Case, load_corpus, readings
 from ..harness.clauses import use_specs
 from ..harness.junit import junit_xml
@@ -126,6 +127,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     more.add_argument("--seed", type=SEED, default=0, help="seed of --properties and --fuzz (default 0)")
     more.add_argument("--fuzz-dir", default=FUZZ_DIR, metavar="DIR",
                       help=f"where --fuzz saves the cases it finds (default {FUZZ_DIR})")
+    more.add_argument("--write-reading", metavar="FILE",
+                      help="write the clauses --fuzz found the engine playing as a variant as a reading "
+                           "(one file per edition: FILE, or FILE-EDITION.yaml when several)")
     more.add_argument("--fuzz-ignore", action="append", default=[], metavar="CLAUSE",
                       help="--fuzz looks past differences suspecting this clause (states, events and "
                            "legal actions alike; repeatable)")
@@ -181,7 +185,7 @@ OUTPUTS = ("results", "json", "junit", "html")
 """The report options, each naming a file written by the run."""
 
 
-PATHS = (*OUTPUTS, "known_failures", "corpus", "fuzz_dir")
+PATHS = (*OUTPUTS, "known_failures", "corpus", "fuzz_dir", "write_reading")
 """The options naming a file or folder, besides --baseline and --edition."""
 
 
@@ -739,6 +743,13 @@ class _Session:
             print(json.dumps(report.to_json(), indent=1, ensure_ascii=False, default=repr))
         else:
             print(text_report(report, quiet=self.args.quiet))
+        played = engine_reading.played(results)
+        if played:
+            if not self.args.json_stdout:
+                print("\n" + "\n".join(engine_reading.text_lines(played)))
+            if self.args.write_reading:
+                for line in engine_reading.write(played, self.args.write_reading, self.info.impl):
+                    print(line, file=sys.stderr if self.args.json_stdout else sys.stdout)
         for where, count in self.spec_gaps.items():
             print(f"llcheck check: {where} {GAP} ({counted(count, 'result')} stopped there): the spec is "
                   "incomplete, not the engine", file=sys.stderr)

@@ -39,6 +39,9 @@ REFUSED_DEAL = "deal"
 PAIR_SUSPECTS = 4
 """How many of the suspected clauses (with alternatives) pairs are built from."""
 
+MAX_REPLAYS = 400
+"""Variants a diagnosis plays the replay under at most (a count, so that it is the same everywhere)."""
+
 
 @dataclass(frozen=True)
 class Diagnosis:
@@ -68,8 +71,8 @@ class Diagnosis:
     def text(self, edition: Edition) -> str:
         """One line: `your engine plays as if `classic.baron.tie` were `both_out``."""
         if not self.changes:
-            return (f"no variant of one or two clauses reproduces the engine ({self.tried} tried); "
-                    "the suspects stand")
+            return (f"no variant of one or two clauses tried reproduces the engine ({self.tried} "
+                    "tried); the suspects stand")
         said = " and ".join(change.says(edition.prefix) for change in self.changes)
         if self.exact:
             return f"your engine plays as if {said} (the replay and {self.games} more games agree)"
@@ -118,6 +121,8 @@ def _diagnose(engines: _Engines, edition: Edition, found: Found, adopted: tuple[
 
     def explains(changes: tuple[Alternative, ...]) -> Edition | None:
         nonlocal tried
+        if tried >= MAX_REPLAYS:
+            return None
         spec = variant(edition, adopted + changes)
         if spec is None:
             return None

@@ -328,7 +328,7 @@ class Differential:
                 i = first_index(expected, got)
                 self._fail("events", f"events differ at event {i + 1}: expected "
                                      f"{_at(expected, i)}, the engine sent {_at(got, i)}",
-                           event_suspects(self.edition, want, got, card, at_start),
+                           event_suspects(self.edition, want, got, card, at_start, self._out()),
                            ("events", expected, reply.events))
         state = self._comparable_state(reply.state if reply.state is not None
                                        else self._call(self.engine.state))
@@ -344,6 +344,10 @@ class Differential:
                        state_suspects(self.edition, expected_state, state, card, at_start),
                        (f"state.{keys[0]}", expected_state.get(keys[0]), state.get(keys[0])))
         self.state = state
+
+    def _out(self) -> list[int]:
+        """The seats out of the round, as the reference has it."""
+        return [seat for seat, out in enumerate(self.reference.state().get("eliminated") or []) if out]
 
     def _comparable_state(self, state: Any) -> Json:
         """The engine's state as compared: the keys the formats define, less those ignored (the

@@ -8,7 +8,7 @@ here names a card: kinds come from the spec vocabulary.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from loveletter_ref.lockstep import first_index
@@ -69,11 +69,23 @@ FIELD_RULES: dict[tuple[str, str], tuple[str, ...]] = {
 }
 """(event type, field) -> the rule kinds that decide that field, where the type alone says too little."""
 
+LATER_ROUND_RULES: dict[tuple[str, str], tuple[str, ...]] = {("round_start", "first"): ("next_first",)}
+"""The same, for an event of a round after the first: who starts it follows from the round before."""
+
 REASON_RULES: dict[tuple[str, str], tuple[str, ...]] = {
     ("token", "round"): ("round_tokens",),
     ("token", "bonus"): ("bonus_token",),
 }
 """(event type, reason) -> the rule kinds behind an event of that type given for that reason."""
+
+SOURCE_RULES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("draw", "deck"): ("turn_draw", "draw_return", "short_deck"),
+    ("draw", "set_aside"): ("empty_deck",),
+}
+"""(event type, where the card came `from`) -> the rule kinds behind a draw from there."""
+
+TO_THE_OUT: dict[str, tuple[str, ...]] = {"turn": ("elimination",)}
+"""Event type -> the rule kinds it breaks when it names a player who is out of the round."""
 
 AT_START: dict[str, tuple[str, ...]] = {"turn": ("first_player", "next_first"),
                                         "starter": ("first_player", "next_first")}
@@ -85,9 +97,12 @@ CARD_EFFECTS = frozenset({"play", "no_effect", "guess", "look", "compare", "prot
 
 
 def kinds_clauses(edition: Edition, kinds: Iterable[str]) -> list[str]:
-    """The ids of the edition's clauses of these kinds, general rules first."""
-    wanted = set(kinds)
-    general = [c.id for c in edition.general.values() if c.kind in wanted]
+    """The ids of the edition's clauses of these kinds, general rules first, each in the order of
+    the kinds."""
+    rank = {kind: n for n, kind in reversed(list(enumerate(kinds)))}
+    wanted = set(rank)
+    general = sorted((c.id for c in edition.general.values() if c.kind in wanted),
+                     key=lambda cid: rank[edition.clauses[cid].kind])
     cards = [c.id for c in edition.clauses.values() if c.card is not None and c.kind in wanted]
     return general + [c for c in cards if c not in general]
 
@@ -109,21 +124,56 @@ def card_clauses(edition: Edition, card: str | None) -> list[str]:
 
 
 def event_suspects(edition: Edition, want: list[dict[str, Any]], got: list[dict[str, Any]],
-                   card: str | None, at_start: bool = False) -> list[str]:
+                   card: str | None, at_start: bool = False, gone: Collection[int] = ()) -> list[str]:
     """Clauses behind the first differing event, the reference's cited clauses, the card's rules;
     the card's rules first when one of the two events is an effect of a card (the most specific
-    suspects, where the general rules of elimination or turns only follow from them).
+    suspects, where the general rules of elimination or turns only follow from them), those of
+    the kinds behind the event first.
 
+    When one side has an event the other has only later (one event missing, or one too many),
+    that event alone is the difference: its kinds come first; when the engine sent one event for
+    another, the kinds behind both come first. `gone` are the seats out of the round (as the
+    reference has it): an event that hands a turn to one of them is the elimination rule's.
     `want` may carry the reference's `clause` fields; they are ignored when locating the difference.
     """
-    i = first_index(without_clauses(want), without_clauses(got))
+    bare_want, bare_got = without_clauses(want), without_clauses(got)
+    i = first_index(bare_want, bare_got)
     pair = [e for e in (want[i:i + 1] + got[i:i + 1]) if isinstance(e, dict)]
+    odd = _odd_one(bare_want, bare_got, i)
+    if odd is not None:
+        pair = [odd]
     types = [e.get("type") for e in pair]
-    kinds = _field_kinds(want[i:i + 1], got[i:i + 1]) or [k for e in pair for k in _event_kinds(e, at_start)]
-    out = card_clauses(edition, card) if any(t in CARD_EFFECTS for t in types) else []
+    kinds = _field_kinds(want[i:i + 1], got[i:i + 1]) or _pair_kinds(pair, at_start)
+    if any(e.get("player") in gone for e in pair if e.get("type") in TO_THE_OUT):
+        kinds = unique([*TO_THE_OUT[str(pair[0].get("type"))], *kinds])
+    own = card_clauses(edition, card) if any(t in CARD_EFFECTS for t in types) else []
+    rank = {kind: n for n, kind in reversed(list(enumerate(kinds)))}
+    out = sorted(own, key=lambda c: rank.get(edition.clauses[c].kind, len(kinds)))
     out += kinds_clauses(edition, kinds)
     out += [e["clause"] for e in want[i:] if isinstance(e, dict) and isinstance(e.get("clause"), str)]
     return unique(out)
+
+
+def _pair_kinds(pair: list[dict[str, Any]], at_start: bool) -> list[str]:
+    """The kinds behind the events, those behind both first (when the engine sent one event for
+    another, the rules that decide between the two)."""
+    each = [_event_kinds(e, at_start) for e in pair]
+    both = [k for k in each[0] if all(k in other for other in each[1:])] if len(each) > 1 else []
+    return unique([*both, *(k for kinds in each for k in kinds)])
+
+
+def _odd_one(want: list[Any], got: list[Any], i: int) -> dict[str, Any] | None:
+    """The one event that sets the two lists apart at `i`, when the rest lines up after it: the
+    expected event the engine left out, or the event it sent that the reference did not."""
+    if i + 1 < len(want) and i < len(got) and want[i + 1] == got[i] and isinstance(want[i], dict):
+        return want[i]
+    if i + 1 < len(got) and i < len(want) and got[i + 1] == want[i] and isinstance(got[i], dict):
+        return got[i]
+    if i < len(want) and i >= len(got) and isinstance(want[i], dict):
+        return want[i]
+    if i < len(got) and i >= len(want) and isinstance(got[i], dict):
+        return got[i]
+    return None
 
 
 def _field_kinds(want: list[Any], got: list[Any]) -> list[str]:
@@ -134,7 +184,10 @@ def _field_kinds(want: list[Any], got: list[Any]) -> list[str]:
     a, b = without_clauses([want[0], got[0]])
     if a.get("type") != b.get("type"):
         return []
-    fields = [FIELD_RULES.get((str(a.get("type")), k)) for k in set(a) | set(b) if a.get(k) != b.get(k)]
+    later = a.get("round", 1) != 1
+    fields = [LATER_ROUND_RULES.get((str(a.get("type")), k)) if later and (str(a.get("type")), k) in
+              LATER_ROUND_RULES else FIELD_RULES.get((str(a.get("type")), k))
+              for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
     if not fields or any(f is None for f in fields):
         return []
     return [kind for f in fields if f is not None for kind in f]
@@ -144,7 +197,9 @@ def _event_kinds(event: dict[str, Any], at_start: bool) -> tuple[str, ...]:
     event_type = str(event.get("type"))
     if at_start and event_type in ("turn", "round_start"):
         return EVENT_RULES[event_type] + ("first_player", "next_first")
-    return REASON_RULES.get((event_type, str(event.get("reason"))), EVENT_RULES.get(event_type, ()))
+    found = REASON_RULES.get((event_type, str(event.get("reason")))) or SOURCE_RULES.get(
+        (event_type, str(event.get("from"))))
+    return found or EVENT_RULES.get(event_type, ())
 
 
 def state_suspects(edition: Edition, want: dict[str, Any], got: dict[str, Any], card: str | None,

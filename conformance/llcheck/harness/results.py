@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loveletter_ref.lockstep import Divergence, Json, Place
+from loveletter_ref.variants import Alternative
 
 PASSED = "passed"
 FAILED = "failed"
@@ -65,6 +66,8 @@ class Result:
     charged: tuple[str, ...] | None = None
     location: Place | None = None
     """Where an errored case's engine failed (the round, step and action being sent)."""
+    reading: tuple[Alternative, ...] = field(default=(), compare=False)
+    """For a fuzzing result: the clause variants the engine was found to play."""
     engine_broken: bool = field(default=False, compare=False)
     not_run: bool = field(default=False, compare=False)
     """Not run because the engine could not be (re)started (exit code 3, docs/ci.md)."""

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from loveletter_ref.spec import Edition, load_spec
+from loveletter_ref.variants import same_rule
 
 from ..fuzz import FuzzResult, run_fuzz
 from ..harness.cases import Case, load_corpus
@@ -40,6 +42,8 @@ class MutantScore:
     fuzz: FuzzResult | None = None
     fuzz_at: str = ""
     """`edition/Np` where fuzzing found the difference."""
+    fuzz_edition: Edition | None = None
+    """The edition fuzzed last."""
 
     @property
     def caught(self) -> bool:
@@ -51,6 +55,42 @@ class MutantScore:
         """True when fuzzing found a difference that names a broken clause."""
         return self.fuzz is not None and not self.fuzz.ok and self.fuzz.status != "error" and bool(
             set(self.fuzz.clauses) & set(self.broken()))
+
+    @property
+    def named_first(self) -> bool:
+        """True when fuzzing's first named clause is one the mutant breaks."""
+        return self.fuzz_named and self.fuzz is not None and self.fuzz.clauses[0] in self.broken()
+
+    def reported(self) -> set[str]:
+        """Every clause fuzzing reported a deviation under (or a diagnosis named)."""
+        if self.fuzz is None or self.fuzz_edition is None:
+            return set()
+        edition = self.fuzz_edition
+        return {c for dev in self.fuzz.deviations for c in (dev.clause, *dev.diagnosis.clauses(edition))}
+
+    @property
+    def all_reported(self) -> bool:
+        """True when every clause the mutant breaks in the fuzzed edition was reported."""
+        edition = self.fuzz_edition
+        return edition is not None and set(self.mutant.clauses(edition)) <= self.reported()
+
+    def expected_variant(self) -> tuple[tuple[str, Any], ...]:
+        """The variant the mutant is, in the fuzzed edition (empty when it is no plain variant)."""
+        return self.mutant.variant(self.fuzz_edition) if self.fuzz_edition is not None else ()
+
+    @property
+    def exact_variant(self) -> bool:
+        """True when counterfactual blame named exactly the variant the mutant plays (each of its
+        changed clauses, with the rule it states), confirmed on further games."""
+        if self.fuzz is None:
+            return False
+        edition = self.fuzz_edition
+        named = [change for dev in self.fuzz.deviations if dev.diagnosis.exact
+                 for change in dev.diagnosis.changes]
+        wanted = self.expected_variant()
+        return edition is not None and bool(wanted) and all(
+            any(change.key == key and same_rule(edition, change.rule, rule) for change in named)
+            for key, rule in wanted)
 
     def broken(self) -> list[str]:
         """The full ids of the clauses the mutant breaks, in every bundled edition."""
@@ -89,6 +129,7 @@ def _fuzz(score: MutantScore, games: int, seed: int) -> None:
     for edition, players in fuzz_places(score.mutant):
         score.fuzz = run_fuzz(score.mutant.engine, edition, players, games, seed, None)
         score.fuzz_at = f"{edition.id}/{players}p"
+        score.fuzz_edition = edition
         if score.fuzz_named:
             return
 

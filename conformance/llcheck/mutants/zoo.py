@@ -13,6 +13,7 @@ from typing import Any
 
 from loveletter_ref import Game
 from loveletter_ref.spec import Edition, load_spec
+from loveletter_ref.variants import stated
 
 from ..engines.base import Engine
 from ..engines.reference import ReferenceEngine
@@ -44,6 +45,20 @@ class Mutant:
         return tuple(c.id for c in found if c is not None)
 
     @property
+    def rules_bent(self) -> int:
+        """How many rules the mutant bends (a spec mutant may rewrite two clauses)."""
+        return len(self.build.changes) if isinstance(self.build, SpecBuild) else 1
+
+    def variant(self, edition: Edition) -> tuple[tuple[str, Any], ...]:
+        """For a mutant that is nothing but a variant of the spec (no adapter of its own), each
+        changed clause's key and the rule it states instead in `edition`; empty otherwise."""
+        build = self.build
+        if not isinstance(build, SpecBuild) or build.adapter is not ReferenceEngine:
+            return ()
+        return tuple((key, rewrite(edition.id, rule)) for key, kind, rewrite in build.changes
+                     if (rule := stated(edition, key, kind)) is not None)
+
+    @property
     def impl(self) -> str:
         """How to name this mutant with --impl."""
         return f"python:{ENTRY_MODULE}:{self.name}"
@@ -53,13 +68,23 @@ def _game(cls: type[Game]) -> Callable[[str], Engine]:
     return lambda name: ReferenceEngine(game_class=cls, name=name)
 
 
-def _spec(key: str, kind: str, rewrite: variants.Rewrite) -> Callable[[str], Engine]:
-    return _specs((key, kind, rewrite))
+@dataclass(frozen=True)
+class SpecBuild:
+    """Builds a spec mutant: the reference (or an `adapter` around it) playing specs with `changes`."""
+
+    changes: tuple[variants.Change, ...]
+    adapter: type[ReferenceEngine] = ReferenceEngine
+
+    def __call__(self, name: str) -> Engine:
+        return self.adapter(specs=variants.specs(self.changes), name=name)
 
 
-def _specs(*changes: variants.Change,
-           adapter: type[ReferenceEngine] = ReferenceEngine) -> Callable[[str], Engine]:
-    return lambda name: adapter(specs=variants.specs(changes), name=name)
+def _spec(key: str, kind: str, rewrite: variants.Rewrite) -> SpecBuild:
+    return SpecBuild(((key, kind, rewrite),))
+
+
+def _specs(*changes: variants.Change, adapter: type[ReferenceEngine] = ReferenceEngine) -> SpecBuild:
+    return SpecBuild(changes, adapter)
 
 
 def _view(cls: type[ReferenceEngine]) -> Callable[[str], Engine]:
