@@ -199,7 +199,7 @@ def parse_yaml(text: str, name: str) -> tuple[Any, Positions]:
         return builder.build(node, ()), builder.positions
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        line, col = _inside(text, mark.line + 1, mark.column + 1) if mark else (1, 1)
         if _char_at(text, line, col) == "\t":
             raise SpecError([Problem(name, line, col, "tab character; YAML indents with spaces")]) \
                 from None
@@ -216,6 +216,15 @@ def parse_yaml(text: str, name: str) -> tuple[Any, Positions]:
         raise SpecError([Problem(name, 1, 1, "document is nested too deeply")]) from None
     finally:
         loader.dispose()
+
+
+def _inside(text: str, line: int, col: int) -> tuple[int, int]:
+    """LINE:COL moved back into `text` (the parser marks the end of a file without a final line
+    break on the line after it)."""
+    lines = text.split("\n")
+    if line > len(lines):
+        return len(lines), len(lines[-1]) + 1
+    return line, min(col, len(lines[line - 1]) + 1)
 
 
 def _line_col(text: str, position: int) -> tuple[int, int]:
