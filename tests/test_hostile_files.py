@@ -178,3 +178,18 @@ def test_an_empty_spec_name_is_one_line(capsys):
     for argv in (["show", ""], ["validate", ""], ["show", "--edition", ""]):
         code, err = run(capsys, *argv)
         assert (code, err) == (2, ["'':1:1: the spec name is empty: give a bundled spec id or a file"])
+
+
+def test_a_case_folder_reads_only_its_own_regular_files(tmp_path, capsys):
+    folder = tmp_path / "required" / "classic"
+    folder.mkdir(parents=True)
+    os.mkfifo(folder / "fifo.json")
+    (folder / "passwd.json").symlink_to("/etc/passwd")
+    for argv in (["cases", "--validate", "--root", str(tmp_path)],
+                 ["check", "--impl", "reference", "--corpus", str(tmp_path)]):
+        code, err = run(capsys, *argv)
+        assert code == 2
+        assert err[:2] == [f"{folder / 'fifo.json'}:1:1: case file 'required/classic/fifo.json' is not a "
+                           "regular file",
+                           f"{folder / 'passwd.json'}:1:1: case file 'required/classic/passwd.json' is "
+                           f"outside the case folder {tmp_path}"]
