@@ -24,7 +24,7 @@ from ..engines.base import Engine, EngineFailure
 from ..engines.guard import described
 from ..engines.loader import REFERENCE, open_engine, start_failure
 from ..errors import UsageError
-from ..interrupts import StopSignals
+from ..interrupts import StopSignals, unfinished
 from ..perft import (
     Branch,
     Comparison,
@@ -73,7 +73,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     with StopSignals():  # a KeyboardInterrupt with no signal behind it is then the adapter's own
         try:
-            return _run(args)
+            with unfinished(lambda: f"the count of {'the table' if args.table else 'the deal'} "
+                                    f"(depth {args.depth}); what was printed is complete"):
+                return _run(args)
         except _CannotStart as exc:
             print(f"llcheck perft: {exc}", file=sys.stderr)
             return exitcodes.ENGINE
