@@ -193,3 +193,17 @@ def test_a_case_folder_reads_only_its_own_regular_files(tmp_path, capsys):
                            "regular file",
                            f"{folder / 'passwd.json'}:1:1: case file 'required/classic/passwd.json' is "
                            f"outside the case folder {tmp_path}"]
+
+
+@pytest.mark.parametrize("field, where, message", [
+    ("sources: null", "6:1", "sources: None is not of type 'object'"),
+    ("cards: 5", "6:1", "cards: 5 is not of type 'array'"),
+    ("rules: {a: 1}", "6:1", "rules: {'a': 1} is not of type 'array'"),
+    ("cards: [{name: Guard, rules: 5}]", "6:23", "cards[0].rules: 5 is not of type 'array'"),
+])
+def test_an_extension_of_the_wrong_shape_is_located_not_merged(tmp_path, capsys, field, where, message):
+    """Found by the loader fuzzer: the derived file is merged before it is validated."""
+    spec = tmp_path / "d.yaml"
+    spec.write_text(HEADER.format("d") + f"extends: classic\n{field}\n", encoding="utf-8")
+    code, err = run(capsys, "validate", str(spec))
+    assert code == 2 and err[0] == f"{spec}:{where}: {message}"
