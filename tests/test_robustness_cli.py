@@ -454,7 +454,8 @@ def test_perft_prints_each_depth_as_soon_as_it_is_counted(capsys, monkeypatch):
     monkeypatch.setattr(perft_command, "perft", stopped_at_three)
     code, out, err = run(capsys, "perft", "--edition", "classic", "--players", "4", "--seed", "1",
                          "--depth", "5")
-    assert code == 130 and err == "llcheck perft: interrupted\n"
+    assert code == 130 and err == ("llcheck perft: interrupted; not run: the count of the deal (depth 5); "
+                                   "what was printed is complete\n")
     assert out.splitlines()[1:] == ["depth      nodes  terminal nodes by winner",
                                     "    1          4  -",
                                     "    2         77  -"]
