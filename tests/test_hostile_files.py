@@ -207,3 +207,10 @@ def test_an_extension_of_the_wrong_shape_is_located_not_merged(tmp_path, capsys,
     spec.write_text(HEADER.format("d") + f"extends: classic\n{field}\n", encoding="utf-8")
     code, err = run(capsys, "validate", str(spec))
     assert code == 2 and err[0] == f"{spec}:{where}: {message}"
+
+
+def test_a_control_byte_after_wide_characters_is_located_in_characters(tmp_path, capsys):
+    """Found by the loader fuzzer: libyaml counts the position in bytes."""
+    (spec := tmp_path / "s.yaml").write_bytes('a: "Гу\x00"\n'.encode())
+    code, err = run(capsys, "validate", str(spec))
+    assert (code, err) == (2, [f"{spec}:1:7: the character '\\x00' (U+0000) is not allowed in YAML"])

@@ -206,8 +206,9 @@ def parse_yaml(text: str, name: str) -> tuple[Any, Positions]:
         message = " ".join(str(part) for part in (exc.context, exc.problem) if part)
         raise SpecError([Problem(name, line, col, f"malformed YAML: {message}")]) from None
     except yaml.reader.ReaderError as exc:  # a character YAML refuses (NUL, ESC): located by position
-        line, col = _line_col(text, exc.position)
         char = chr(exc.character) if isinstance(exc.character, int) else str(exc.character)
+        at = text.find(char)  # the first such character: libyaml counts its position in bytes
+        line, col = _line_col(text, at if at >= 0 else exc.position)
         raise SpecError([Problem(name, line, col, f"the character {char!r} (U+{ord(char[:1] or ' '):04X}) "
                                                   "is not allowed in YAML")]) from None
     except yaml.YAMLError as exc:
