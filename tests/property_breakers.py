@@ -249,3 +249,13 @@ class MarkIgnored(Game):
 def engine(game_class: type[Game] = Game) -> ReferenceEngine:
     """The reference adapter around a (broken) Game class."""
     return ReferenceEngine(game_class=game_class)
+
+
+class TieShowsBothCards(Game):
+    """A comparison that ties (a Baron's) shows both compared cards to every player."""
+
+    def step_compare(self, step: Step, play: Any) -> None:
+        super().step_compare(step, play)
+        event = next(e for e in reversed(self.log) if e["type"] == "compare")
+        if event["loser"] is None:
+            event["shown"] = list(event["cards"])

@@ -113,12 +113,12 @@ OUTCOMES = [
     ("hangs, the case's limit", zoo("hangs.py"), ["--case-timeout", "0.5", *TWO], 1, dict.fromkeys(
         TWO[1::2], dealing("the case took longer than 0.5s (no answer to start (request 2) yet)"))),
     ("is slower than the case's limit", zoo("slow.py"),
-     ["--engine-env", "SLOW_SECONDS=0.4", "--case-timeout", "1", "--run", "runner/guard-hit", "--run",
+     ["--engine-env", "SLOW_FROM=4", "--case-timeout", "3", "--run", "runner/guard-hit", "--run",
       "runner/bad-deck"], 1, {
-         "runner/guard-hit": dealing("the case took longer than 1s (no answer to view (request 4) yet)"),
+         "runner/guard-hit": dealing("the case took longer than 3s (no answer to view (request 4) yet)"),
          "runner/bad-deck": ("passed", "")}),
     ("is slower than the request's limit", zoo("slow.py"),
-     ["--engine-env", "SLOW_SECONDS=0.4", "--timeout", "0.2", "--run", "runner/bad-deck"], 1,
+     ["--timeout", "0.2", "--run", "runner/bad-deck"], 1,
      {"runner/bad-deck": dealing("no answer to start (request 2) within 0.2s")}),
     ("floods stderr", zoo("stderr_flood.py"), [], 0, dict.fromkeys(ALL, ("passed", ""))),
     ("refuses everything", zoo("refuses_everything.py"), [], 1, {
@@ -237,7 +237,7 @@ def test_the_harness_exiting_kills_an_engine_nobody_closed(tmp_path, token):
 
 
 def test_the_replay_runs_the_engine_as_the_run_did(capsys, tmp_path, token):
-    options = ["--engine-env", "SLOW_SECONDS=0.4", "--timeout", "0.2", "--engine-memory", "512",
+    options = ["--engine-env", "SLOW_SECONDS=30", "--timeout", "0.2", "--engine-memory", "512",
                "--engine-cwd", str(tmp_path), "--run", "runner/bad-deck"]
     expected = {"runner/bad-deck": dealing("no answer to start (request 2) within 0.2s")}
     assert check(capsys, tmp_path, token, zoo("slow.py"), *options)[:2] == (1, expected)

@@ -178,3 +178,39 @@ def test_an_empty_spec_name_is_one_line(capsys):
     for argv in (["show", ""], ["validate", ""], ["show", "--edition", ""]):
         code, err = run(capsys, *argv)
         assert (code, err) == (2, ["'':1:1: the spec name is empty: give a bundled spec id or a file"])
+
+
+def test_a_case_folder_reads_only_its_own_regular_files(tmp_path, capsys):
+    folder = tmp_path / "required" / "classic"
+    folder.mkdir(parents=True)
+    os.mkfifo(folder / "fifo.json")
+    (folder / "passwd.json").symlink_to("/etc/passwd")
+    for argv in (["cases", "--validate", "--root", str(tmp_path)],
+                 ["check", "--impl", "reference", "--corpus", str(tmp_path)]):
+        code, err = run(capsys, *argv)
+        assert code == 2
+        assert err[:2] == [f"{folder / 'fifo.json'}:1:1: case file 'required/classic/fifo.json' is not a "
+                           "regular file",
+                           f"{folder / 'passwd.json'}:1:1: case file 'required/classic/passwd.json' is "
+                           f"outside the case folder {tmp_path}"]
+
+
+@pytest.mark.parametrize("field, where, message", [
+    ("sources: null", "6:1", "sources: None is not of type 'object'"),
+    ("cards: 5", "6:1", "cards: 5 is not of type 'array'"),
+    ("rules: {a: 1}", "6:1", "rules: {'a': 1} is not of type 'array'"),
+    ("cards: [{name: Guard, rules: 5}]", "6:23", "cards[0].rules: 5 is not of type 'array'"),
+])
+def test_an_extension_of_the_wrong_shape_is_located_not_merged(tmp_path, capsys, field, where, message):
+    """Found by the loader fuzzer: the derived file is merged before it is validated."""
+    spec = tmp_path / "d.yaml"
+    spec.write_text(HEADER.format("d") + f"extends: classic\n{field}\n", encoding="utf-8")
+    code, err = run(capsys, "validate", str(spec))
+    assert code == 2 and err[0] == f"{spec}:{where}: {message}"
+
+
+def test_a_control_byte_after_wide_characters_is_located_in_characters(tmp_path, capsys):
+    """Found by the loader fuzzer: libyaml counts the position in bytes."""
+    (spec := tmp_path / "s.yaml").write_bytes('a: "Гу\x00"\n'.encode())
+    code, err = run(capsys, "validate", str(spec))
+    assert (code, err) == (2, [f"{spec}:1:7: the character '\\x00' (U+0000) is not allowed in YAML"])

@@ -58,6 +58,7 @@ TEETH = [
     ("game-end", broken.MidRoundTargetWaits, "premium", 7),
     ("round-end", broken.ShowdownBonusIgnored, "premium", 5),
     ("hidden-information", broken.LooksAtBothTargets, "premium", 7),
+    ("hidden-information", broken.TieShowsBothCards, "classic", 4),
     ("forced-play", broken.MarkIgnored, "premium", 7),
     ("deck-conservation", broken.DealsNoFaceUp, "z-man-2019", 2),
 ]
@@ -81,6 +82,18 @@ def test_each_property_catches_an_engine_that_bends_its_rule(prop, game_class, e
 
 def test_every_property_has_teeth():
     assert {prop for prop, *_ in TEETH} == set(property_names())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_tie_shown_to_everybody_is_caught_whatever_the_seed(seed):
+    """Regression (issue 24): with one or two observers resampled at one random point per round,
+    a comparison tie shown to every player was missed in 3 seeds of 4. Every player is now
+    checked right after every step that shows a card to someone else."""
+    [result] = run_properties(lambda: broken.engine(broken.TieShowsBothCards), "classic", 4, "ci", seed,
+                              properties=["hidden-information"], shrink=False)
+    assert result.status == "failed", result.message
+    assert "Baron" in result.message and "has not seen: log[" in result.message
+    assert ".shown[" in result.message
 
 
 def test_an_adapter_whose_views_show_every_hand_leaks_hidden_information():

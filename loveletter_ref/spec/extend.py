@@ -36,6 +36,11 @@ def base_file(spec: Path, base: str, bundled: dict[str, Path]) -> Path:
                     f"(extends takes a bundled edition, {', '.join(bundled)}, or a file beside {spec.name})")
 
 
+def _keyed(item: Any, key: str) -> bool:
+    """Whether a list item is a mapping with a hashable `key`, as merging by id needs."""
+    return isinstance(item, dict) and isinstance(item.get(key), (str, int))
+
+
 class _Merger:
     """Builds the merged document and a position map for it."""
 
@@ -58,8 +63,12 @@ class _Merger:
 
     def by_id(self, base: list[dict[str, Any]], own: list[dict[str, Any]], key: str,
               at: Pointer, own_at: Pointer, merge_item: Any = None) -> list[dict[str, Any]]:
-        """Merge two lists of mappings identified by `key`, base order first."""
-        own_index = {item[key]: i for i, item in enumerate(own)}
+        """Merge two lists of mappings identified by `key`, base order first. The derived file is not
+        validated yet: a value of the wrong shape is kept as it is, for the schema to locate."""
+        if not isinstance(own, list):
+            self.take(own_at, at)
+            return own
+        own_index = {item[key]: i for i, item in enumerate(own) if _keyed(item, key)}
         out: list[dict[str, Any]] = []
         for item in base:
             where = at + (len(out),)
@@ -74,12 +83,13 @@ class _Merger:
                 out.append(item)
                 self.inherit(where)
         for i, item in enumerate(own):
-            if item[key] not in {b[key] for b in base}:
+            if not _keyed(item, key) or item[key] not in {b[key] for b in base}:
                 self.take(own_at + (i,), at + (len(out),))
                 out.append(item)
         return out
 
     def card(self, base: dict[str, Any], own: dict[str, Any], at: Pointer, own_at: Pointer) -> dict[str, Any]:
+        """A base card with a derived card of its name merged in."""
         merged = {**base, **{k: v for k, v in own.items() if k != "rules"}}
         self.inherit(at)
         for field in own:
@@ -98,7 +108,8 @@ class _Merger:
             if key not in MERGED_FIELDS:
                 merged[key] = value
                 self.take((key,), (key,))
-        merged["sources"] = {**base.get("sources", {}), **own.get("sources", {})}
+        sources = own.get("sources", {})
+        merged["sources"] = {**base.get("sources", {}), **sources} if isinstance(sources, dict) else sources
         self.take(("sources",), ("sources",))
         merged["cards"] = self.by_id(base.get("cards", []), own.get("cards", []), "name",
                                      ("cards",), ("cards",), self.card)

@@ -199,15 +199,16 @@ def parse_yaml(text: str, name: str) -> tuple[Any, Positions]:
         return builder.build(node, ()), builder.positions
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        line, col = _inside(text, mark.line + 1, mark.column + 1) if mark else (1, 1)
         if _char_at(text, line, col) == "\t":
             raise SpecError([Problem(name, line, col, "tab character; YAML indents with spaces")]) \
                 from None
         message = " ".join(str(part) for part in (exc.context, exc.problem) if part)
         raise SpecError([Problem(name, line, col, f"malformed YAML: {message}")]) from None
     except yaml.reader.ReaderError as exc:  # a character YAML refuses (NUL, ESC): located by position
-        line, col = _line_col(text, exc.position)
         char = chr(exc.character) if isinstance(exc.character, int) else str(exc.character)
+        at = text.find(char)  # the first such character: libyaml counts its position in bytes
+        line, col = _line_col(text, at if at >= 0 else exc.position)
         raise SpecError([Problem(name, line, col, f"the character {char!r} (U+{ord(char[:1] or ' '):04X}) "
                                                   "is not allowed in YAML")]) from None
     except yaml.YAMLError as exc:
@@ -216,6 +217,15 @@ def parse_yaml(text: str, name: str) -> tuple[Any, Positions]:
         raise SpecError([Problem(name, 1, 1, "document is nested too deeply")]) from None
     finally:
         loader.dispose()
+
+
+def _inside(text: str, line: int, col: int) -> tuple[int, int]:
+    """LINE:COL moved back into `text` (the parser marks the end of a file without a final line
+    break on the line after it)."""
+    lines = text.split("\n")
+    if line > len(lines):
+        return len(lines), len(lines[-1]) + 1
+    return line, min(col, len(lines[line - 1]) + 1)
 
 
 def _line_col(text: str, position: int) -> tuple[int, int]:

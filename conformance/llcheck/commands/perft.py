@@ -26,7 +26,7 @@ from ..engines.guard import described
 from ..engines.loader import REFERENCE, open_engine, start_failure
 from ..errors import UsageError
 from ..harness.applicable import one_step_reason, seat_reason
-from ..interrupts import StopSignals
+from ..interrupts import StopSignals, unfinished
 from ..perft import (
     Branch,
     Comparison,
@@ -83,7 +83,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     with StopSignals():  # a KeyboardInterrupt with no signal behind it is then the adapter's own
         try:
-            return _run(args)
+            with unfinished(lambda: f"the count of {'the table' if args.table else 'the deal'} "
+                                    f"(depth {args.depth}); what was printed is complete"):
+                return _run(args)
         except _CannotStart as exc:
             print(f"llcheck perft: {exc}", file=sys.stderr)
             return exitcodes.ENGINE

@@ -25,7 +25,7 @@ from loveletter_ref.engine.tables import tables_for
 from loveletter_ref.errors import Problem, SpecError
 from loveletter_ref.spec import Edition, known_specs, load_spec
 from loveletter_ref.spec.schema import pointer_text, short_message, validator_for
-from loveletter_ref.spec.yamlsafe import MAX_INT_DIGITS, TooLarge, decode, read_bounded
+from loveletter_ref.spec.yamlsafe import MAX_INT_DIGITS, Refused, TooLarge, confined, decode, read_bounded
 
 from ..paths import conformance_dir
 from .jsonfmt import dumps
@@ -124,8 +124,19 @@ def _placed(root: Path | None) -> list[tuple[Path, tuple[str, str] | Problem]]:
     golden = golden_dir(root)
     cases = [path for path in sorted(base.rglob("*.json")) if not path.is_relative_to(golden)]
     traces = sorted(golden.rglob("*.json")) if golden.is_dir() else []
-    return [(path, _case_layout(path, base, golden)) for path in cases] + \
-        [(path, _golden_layout(path, golden)) for path in traces]
+    return [(path, _confined(path, base) or _case_layout(path, base, golden)) for path in cases] + \
+        [(path, _confined(path, golden) or _golden_layout(path, golden)) for path in traces]
+
+
+def _confined(path: Path, folder: Path) -> Problem | None:
+    """Why a file found in a case folder is not read (None when it is): a symlink out of the
+    folder, a FIFO or a device, a file over MAX_BYTES, decided before it is opened."""
+    try:
+        confined(folder, str(path.relative_to(folder)), (folder,), MAX_BYTES, "case file",
+                 f"the case folder {folder}")
+    except Refused as exc:
+        return Problem(str(path), 1, 1, str(exc))
+    return None
 
 
 def corpus_files(root: Path | None = None) -> list[Path]:

@@ -3,12 +3,13 @@
 Both play the recorded game on a second engine made by the same factory. `Replay` repeats every
 deal and action on the `mirror` engine in lockstep: the same deck and actions must give the same
 events, states and refusals (keys the formats do not define left out, as everywhere).
-`HiddenInformation` runs when a round ends: for a player or two drawn when the round was dealt
-(the observers, whose views are recorded), cut at a point of the round, deals that differ only in
-cards the observer has not seen by then (in this round and in every earlier one), played on the
-`twin` engine with the same actions, must give the observer the same view at every step of the
-round up to the cut. Views are compared whole, keys of the engine's own included: a card can
-leak through any key (docs/formats.md).
+`HiddenInformation` runs when a round ends: for every player (each one's views are recorded),
+cut right after every step of the round at which an event (the deal, a draw, a look, a compare,
+a trade, a return) shows a card to someone else, and at its last step, deals that differ only in
+cards the player has not seen by then (in this round and in every earlier one), the cards just
+shown to others changed first, played on the `twin` engine with the same actions, must give the
+player the same view at every step of the round up to the cut. Views are compared whole, keys of
+the engine's own included: a card can leak through any key (docs/formats.md).
 """
 
 from __future__ import annotations
@@ -17,20 +18,29 @@ import hashlib
 import json
 import random
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from functools import partial
 from typing import Any
 
 from ..engines.base import Engine, Reply
 from ..harness.compare import comparable, comparable_events
 from .failures import guarded
-from .hidden import ReferenceRun, Untrackable, prefix, reference_run, resample, trackers
+from .hidden import (
+    CANDIDATES,
+    ReferenceRun,
+    Untrackable,
+    prefix,
+    reference_run,
+    resample,
+    shown_to_others,
+    trackers,
+)
 from .invariants import Invariant
 from .trace import DEAL, GameTrace, Json, Transition
 
-RESAMPLE_CUTS = 2
-"""Observers drawn per round (duplicates merge): each is resampled at one point of the round."""
 RESAMPLE_TRIES = 6
-"""Candidate deals tried per cut (the first shuffles every unseen card, the others swap two)."""
+"""Candidate deals tried per cut: the first shuffles every unseen card, the others alternate
+swapping two unseen cards and trading every unseen copy of one name for one of another."""
 AGAIN = ("first time", "on replay")
 OTHER = ("this deal", "the other deal")
 
@@ -91,23 +101,28 @@ class HiddenInformation(Invariant):
             return "the engine's game differs from the rules' game"
         last = len(replay["rounds"]) - 1
         rng = random.Random(_digest(replay))
+        steps = run.events[last]
         for player in game.rounds[-1].observers:
-            cut = (last, rng.randrange(len(replay["rounds"][last]["actions"]) + 1))
-            reason = self._at(game, prefix(replay, cut), run.prefix(cut), player, rng)
-            if reason is not None:
-                return reason
+            for k, step in enumerate(steps):
+                focus = shown_to_others(step, player)
+                if not focus and k < len(steps) - 1:  # the last step: a leak of any unseen card
+                    continue
+                reason = self._at(game, prefix(replay, (last, k)), run.prefix((last, k)), player, rng, focus)
+                if reason is not None:
+                    return reason
         return None
 
-    def _at(self, game: GameTrace, part: Json, run: ReferenceRun, player: int,
-            rng: random.Random) -> str | None:
-        """Try candidate deals for one player at one cut; play the first consistent one."""
+    def _at(self, game: GameTrace, part: Json, run: ReferenceRun, player: int, rng: random.Random,
+            focus: AbstractSet[str]) -> str | None:
+        """Try candidate deals for one player at one cut (those changing the `focus` cards first);
+        play the first consistent one."""
         try:
             tracked = trackers(self.rules, part, run)
         except Untrackable as exc:
             return f"the resampler cannot follow the cards ({exc})"
         skeleton = run.skeleton()
         for attempt in range(RESAMPLE_TRIES):
-            other = resample(part, tracked, player, rng, shuffle=attempt == 0)
+            other = resample(part, tracked, player, rng, CANDIDATES[attempt % len(CANDIDATES)], focus)
             if other is None:
                 break
             again = reference_run(self.rules, other)
@@ -147,12 +162,6 @@ class HiddenInformation(Invariant):
                     "leak through any key)") if own else ""
             self.fail(f"{preface}: {difference(seen, view, OTHER)}{note}", where=where, observer=player,
                       contrast=other)
-
-
-def observers(players: int, deck: list[str], number: int) -> list[int]:
-    """The players whose views round `number`, dealt from `deck`, records (chosen from the deal)."""
-    rng = random.Random(_digest([deck, number]))
-    return sorted({rng.randrange(players) for _ in range(RESAMPLE_CUTS)})
 
 
 def _digest(value: Any) -> int:

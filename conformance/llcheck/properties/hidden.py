@@ -14,19 +14,18 @@ to the original at every step. This is the OpenSpiel resampling test.
 
 from __future__ import annotations
 
+import collections
 import random
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from loveletter_ref import Action, Game
+from loveletter_ref.engine.view import HIDDEN_FIELD, sees
 from loveletter_ref.errors import EngineError
 
 from .rules import Rules
 from .trace import Json
-
-HIDDEN_FIELD = {"deal": "card", "draw": "card", "look": "card", "compare": "cards", "trade": "cards",
-                "return": "cards"}
-"""Events that carry cards not everybody sees, and the field that holds them (docs/formats.md)."""
 
 PASSIVE = frozenset({"round_start", "turn", "unprotect", "no_effect", "guess", "protect", "eliminate",
                      "token", "game_end", "counter", "predict", "force_target", "respond"})
@@ -198,31 +197,62 @@ def trackers(rules: Rules, replay: Json, run: ReferenceRun) -> list[Tracker]:
     return out
 
 
-def resample(replay: Json, tracked: list[Tracker], player: int, rng: random.Random,
-             shuffle: bool) -> Json | None:
-    """A copy of `replay` whose cards unseen by `player` are permuted (None if nothing changed).
+SHUFFLE, SWAP, RENAME = "shuffle", "swap", "rename"
+CANDIDATES = (SHUFFLE, SWAP, RENAME)
+"""How a candidate deal permutes the unseen cards: all at random; two of different names swap
+places; or every unseen copy of one name trades places with one of another (two tied cards of a
+comparison become two other tied cards, which a swap of two cards never makes)."""
 
-    `shuffle` permutes all of them; otherwise two unseen cards of different names swap places.
-    """
+
+def shown_to_others(step: list[Json], player: int) -> set[str]:
+    """The names of the cards the events of one step show to someone but `player`."""
+    names: set[str] = set()
+    for event in step:
+        field = HIDDEN_FIELD.get(event["type"])
+        if field is not None and field in event and not sees(event, player):
+            value = event[field]
+            names.update(value if isinstance(value, list) else [value])
+    return names
+
+
+def resample(replay: Json, tracked: list[Tracker], player: int, rng: random.Random,
+             how: str, focus: AbstractSet[str] = frozenset()) -> Json | None:
+    """A copy of `replay` whose cards unseen by `player` are permuted `how` (one of CANDIDATES),
+    a swap or a rename moving a card named in `focus` when there is one; None if nothing changed."""
     rounds = []
     changed = False
     for round_, tracker in zip(replay["rounds"], tracked, strict=True):
-        deck = _permuted(tracker, player, rng, shuffle)
+        deck = _permuted(tracker, player, rng, how, focus)
         changed = changed or deck != tracker.names
         rounds.append({"deck": deck, "actions": list(_rewritten(round_["actions"], tracker, deck, player))})
     return {**replay, "rounds": rounds} if changed else None
 
 
-def _permuted(tracker: Tracker, player: int, rng: random.Random, shuffle: bool) -> list[str]:
+def _permuted(tracker: Tracker, player: int, rng: random.Random, how: str,
+              focus: AbstractSet[str]) -> list[str]:
     deck = list(tracker.names)
     unseen = tracker.unseen(player)
-    if shuffle:
+    if how == SHUFFLE:
         names = [deck[i] for i in unseen]
         rng.shuffle(names)
         for position, name in zip(unseen, names, strict=True):
             deck[position] = name
         return deck
+    if how == RENAME:
+        copies = collections.Counter(deck[i] for i in unseen)
+        kinds = sorted(copies)
+        if len(kinds) > 1:
+            one = rng.choice(sorted(focus & set(kinds)) or kinds)
+            enough = [k for k in kinds if k != one and copies[k] >= copies[one]]
+            other = rng.choice(enough or [k for k in kinds if k != one])
+            ones = [i for i in unseen if deck[i] == one]
+            others = [i for i in unseen if deck[i] == other]
+            rng.shuffle(others)
+            for a, b in zip(ones, others, strict=False):
+                deck[a], deck[b] = deck[b], deck[a]
+        return deck
     pairs = [(a, b) for a in unseen for b in unseen if a < b and deck[a] != deck[b]]
+    pairs = [(a, b) for a, b in pairs if {deck[a], deck[b]} & focus] or pairs
     if pairs:
         a, b = rng.choice(pairs)
         deck[a], deck[b] = deck[b], deck[a]
