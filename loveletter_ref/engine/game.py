@@ -14,10 +14,11 @@ from typing import Any
 
 from ..errors import DeckError, IllegalActionError, RuleGapError
 from ..spec import Clause, Edition, Step
+from ..spec.facts import Decision
 from ..spec.model import OPTIONAL_GENERAL_IDS
 from .actions import DECIDING, KEEP, PLAY, RESPOND, Action, Event, Phase
 from .effects import Effects, Play
-from .tables import Choice, Decision, Tables, tables_for
+from .tables import Choice, Tables, tables_for
 
 SETUP, PLAYING, KEEPING, RESPONDING, ROUND_OVER, GAME_OVER = (
     Phase.SETUP, Phase.PLAY, Phase.KEEP, Phase.RESPOND, Phase.ROUND_OVER, Phase.GAME_OVER)

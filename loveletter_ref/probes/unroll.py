@@ -148,25 +148,24 @@ class RoundEncoding:
         if problems:
             raise Unsupported("; ".join(problems))
         self.programs = self._programs()
-        cards = self.edition.cards
-        protects = [s.clause for c in cards for s in c.steps if s.kind == "protect" and not s.clause.silent]
-        self.shields: list[Clause] = list(dict.fromkeys(protects))
+        facts = layout.facts
+        self.shields: list[Clause] = list(facts.shields)
         self.shield_bits = width(len(self.shields) + 1)
         present = [c for c in range(layout.kinds) if layout.counts[c]]
         self.outs: list[tuple[int, Clause]] = [(c, out) for c in present
-                                               if (out := cards[c].discard_out) is not None]
-        bonus = [c for c in present if cards[c].bonus is not None]
+                                               if (out := facts.discard_out[c]) is not None]
+        bonus = [c for c, _ in facts.bonuses if layout.counts[c]]
         self.countered: list[tuple[int, Clause]] = [(c, clause) for c in present
-                                                     if (clause := cards[c].counter) is not None]
+                                                     if (clause := self.edition.cards[c].counter) is not None]
         """Cards with a counter property: a card they counter that chooses their holder backfires."""
         self.token_out: list[tuple[int, Clause]] = [(c, clause) for c in present
-                                                    if (clause := cards[c].eliminated_token) is not None]
+                                                    if (clause := facts.eliminated_token[c]) is not None]
         """Cards paying tokens to a player knocked out with them already discarded."""
-        self.limits: list[tuple[int, Clause]] = [(c, clause) for c in present
-                                                 if (clause := cards[c].hand_limit) is not None]
+        self.limits: list[tuple[int, Clause]] = [(c, clause) for c, clause in facts.hand_limits
+                                                 if layout.counts[c]]
         """Cards that knock out whoever holds them with a hand worth their limit or more."""
         self.flagged = sorted({c for c, _ in self.outs} | set(bonus) | {c for c, _ in self.token_out})
-        self.piled = [c for c in present if cards[c].showdown_bonus is not None]
+        self.piled = [c for c in present if self.edition.cards[c].showdown_bonus is not None]
         """Cards whose copies in a discard pile add to the showdown value: counted per seat."""
         self.counted = sorted(set(c for c in bonus if layout.counts[c] > 1)
                               | {c for c, clause in self.outs if clause.rule == "when_played"})
@@ -368,7 +367,7 @@ class RoundEncoding:
         forced_before: Bool = FALSE
         applying = []
         bits = self.layout.card_bits
-        for card, partners, clause in self.layout.tables.forcing:
+        for card, partners, clause in self.layout.facts.forcing:
             holds = either(*(both(s.present, s.card == num(card, bits)) for s in hand))
             partner = either(*(both(s.present, s.card != num(card, bits),
                                     either(*(s.card == num(other, bits) for other in partners)))

@@ -36,7 +36,7 @@ def turn_actions(rnd: RoundEncoding, model: z3.ModelRef, turn: Turn) -> list[dic
     names = rnd.layout.names
     card = value(model, turn.played)
     play: dict[str, Any] = {"type": "play", "card": names[card]}
-    decision = rnd.layout.tables.decisions[card]
+    decision = rnd.layout.facts.decisions[card]
     if decision.count > 1 and truth(model, turn.has_target):
         seats = [value(model, turn.target)]
         seats += [value(model, turn.target2)] if truth(model, turn.has_target2) else []

@@ -19,14 +19,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from loveletter_ref import Action, Game
+from loveletter_ref.engine.view import HIDDEN_FIELD
 from loveletter_ref.errors import EngineError
 
 from .rules import Rules
 from .trace import Json
-
-HIDDEN_FIELD = {"deal": "card", "draw": "card", "look": "card", "compare": "cards", "trade": "cards",
-                "return": "cards"}
-"""Events that carry cards not everybody sees, and the field that holds them (docs/formats.md)."""
 
 PASSIVE = frozenset({"round_start", "turn", "unprotect", "no_effect", "guess", "protect", "eliminate",
                      "token", "game_end", "counter", "predict", "force_target", "respond"})
