@@ -207,11 +207,13 @@ class Game(Legality, Showdown):
         if shield is not None and shield.rule["until"] == "own_next_turn":  # else: until the round ends
             self.protected[player] = None
             log.append({"type": "unprotect", "player": player})
-        rule = self.tables.general["turn_draw"]
+        first = self.tables.first_turn if self.turns == 0 else None
+        rule, draws = first if first is not None else (self.tables.general["turn_draw"], 1)
         rule.need()
         if not self.deck:
             raise RuleGapError(rule.id, f"player {player} starts a turn with an empty deck")
-        self.draw(player, None, rule.id)
+        for _ in range(draws or 0):
+            self.draw(player, None, rule.id)
         if not self.alive[player] and self.phase is Phase.PLAY:  # out by their draw: the turn is over
             self._end_turn()
 

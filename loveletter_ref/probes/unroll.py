@@ -28,7 +28,7 @@ from .terms import BV, FALSE, TRUE, Bool, at_least, both, either, exactly, ite, 
 GENERAL_KINDS = frozenset({
     "deck_size", "set_aside", "face_up", "deal", "first_player", "turn_draw", "turn_play", "turn_order",
     "no_valid_target", "elimination", "last_standing", "all_eliminated", "deck_empty", "showdown", "tie",
-    "round_tokens", "tokens_to_win", "game_end", "next_first",
+    "round_tokens", "tokens_to_win", "game_end", "next_first", "first_turn_draw",
 })
 """The general rule kinds the probes model."""
 
@@ -316,8 +316,12 @@ class RoundEncoding:
         actor: BV = before["actor"]
         if self.shields:
             board.shield(actor, None, both(ok, board.lapsing(actor)))
-        board.consult(self.key("turn_draw"), self.rule("turn_draw"), ok)
-        board.draw_top(actor, ok)
+        first = self.layout.facts.first_turn if t == 0 else None
+        if first is None or self.free:
+            board.consult(self.key("turn_draw"), self.rule("turn_draw"), ok)
+        if first is not None:  # from any state (`free`), the turn may be the round's first
+            board.consult(first[0].key, first[0], ok)
+        board.draw_top(actor, ok)  # `first_turn_draw`, like `turn_draw`, is one card (the schema's bound)
         live = both(ok, z3.Not(board.over_limit(actor, ok))) if self.limits else ok  # still in: decides
         empty = both(live, z3.Not(board.hand_of(actor)[0].present))
         board.note("empty_handed", empty)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import RuleGapError
-from .model import Clause, Edition, Step
+from .model import Clause, Edition, Step, table_lookup
 
 PLAYER_NUMBERS = ("deck_size", "set_aside", "face_up", "tokens_to_win")
 """The player-count rules whose numbers `Facts.numbers` holds."""
@@ -83,6 +83,10 @@ class Facts:
     `number` then raises the rule gap)."""
     sorted_deck: tuple[str, ...]
     """The deck's card names in sorted order: an explicit deck holding the same is a whole deck."""
+    first_turn: tuple[Clause, int | None] | None
+    """The first-turn exception to `turn_draw` at this player count: its rule, and how many cards
+    the round's first player draws on the round's first turn (None when the rule is silent);
+    None when the spec has no such exception for this player count."""
 
     def number(self, kind: str) -> int:
         """A player-count rule's number for this game (RuleGapError when the spec is silent)."""
@@ -150,7 +154,15 @@ def facts_for(edition: Edition, players: int) -> Facts:
                    for c in range(len(cards))),
         numbers={kind: _number(edition, kind, players) for kind in PLAYER_NUMBERS},
         sorted_deck=tuple(sorted(cards[c].name for c in edition.deck(players))),
+        first_turn=_first_turn(edition.general.get("first_turn_draw"), players),
     )
+
+
+def _first_turn(clause: Clause | None, players: int) -> tuple[Clause, int | None] | None:
+    if clause is None or clause.silent:
+        return None if clause is None else (clause, None)
+    draws = table_lookup(clause.rule, players)
+    return None if draws is None else (clause, draws)
 
 
 def _player_number(edition: Edition, kind: str, players: int) -> int:

@@ -15,7 +15,7 @@ from typing import Any
 
 from loveletter_ref.spec import Edition, load_spec
 from loveletter_ref.spec.facts import facts_for
-from loveletter_ref.spec.model import MODIFIER_OF, PROPERTY_KINDS, STEP_KINDS
+from loveletter_ref.spec.model import MODIFIER_OF, PROPERTY_KINDS, STEP_KINDS, table_lookup
 
 MODELLED_KINDS = frozenset(STEP_KINDS + PROPERTY_KINDS + tuple(MODIFIER_OF))
 """Card rule kinds the invariants model: every step, modifier and property of the vocabulary (a
@@ -39,6 +39,9 @@ class Rules:
     set_aside: int
     face_up: int
     turn_draw: int
+    first_turn_draw: int | None
+    """Cards the round's first player draws on the round's first turn, where an exception to
+    `turn_draw` says so (None: no exception at this player count)."""
     forced: dict[str, frozenset[str]]
     """Card -> the cards that, held with it, force it to be played."""
     out_any_reason: frozenset[str]
@@ -115,6 +118,7 @@ def rules_for(edition: str | Edition, players: int) -> Rules:
         edition=spec, players=players, deck=deck,
         pile=sum(deck.values()) - set_aside - face_up - deal * players,
         deal=deal, set_aside=set_aside, face_up=face_up, turn_draw=general["turn_draw"].need(),
+        first_turn_draw=table_lookup(facts.first_turn[0].need(), players) if facts.first_turn else None,
         forced={names[card]: frozenset(names[i] for i in forcing) for card, forcing, _ in facts.forcing},
         out_any_reason=_out(spec, "any_reason"), out_when_played=_out(spec, "when_played"),
         protectors=frozenset(name for name, by_kind in steps.items() if "protect" in by_kind),
