@@ -194,16 +194,9 @@ class Legality(State):
         """Why a play choosing several players (`targets`, and `look` when asked) is not legal."""
         assert decision.choose is not None
         choose, group = decision.choose, action.targets
-        if action.target is not None:
-            return IllegalActionError(choose.clause.id, f"{action.card} chooses players with 'targets'")
-        if not group and any(a.targets for a in listed):
-            return IllegalActionError(choose.clause.id, f"{action.card} needs 'targets'")
-        if group and (len(set(group)) != len(group) or list(group) != sorted(group)
-                      or not decision.at_least <= len(group) <= decision.count):
-            many = decision.count if decision.at_least == decision.count else \
-            f"{decision.at_least}-{decision.count}"
-            return IllegalActionError(choose.clause.id,
-                                      f"{action.card} chooses {many} different players, listed in seat order")
+        malformed = self._group_form(action, decision, listed)
+        if malformed is not None:
+            return IllegalActionError(choose.clause.id, malformed)
         if group not in {a.targets for a in listed}:
             seat = next((s for s in group if s not in self.targets(self.current, choose)),
                         group[0] if group else None)
@@ -215,6 +208,20 @@ class Legality(State):
             return IllegalActionError(choose.clause.id, f"{action.card} takes no 'look'")
         return IllegalActionError((decision.guess or choose).clause.id,
                                   f"this {action.card} play takes no guess")
+
+    def _group_form(self, action: Action, decision: Decision, listed: list[Action]) -> str | None:
+        """What is wrong with the form of a group play's `target`/`targets`, if anything."""
+        group = action.targets
+        if action.target is not None:
+            return f"{action.card} chooses players with 'targets'"
+        if not group and any(a.targets for a in listed):
+            return f"{action.card} needs 'targets'"
+        if group and (len(set(group)) != len(group) or list(group) != sorted(group)
+                      or not decision.at_least <= len(group) <= decision.count):
+            many = decision.count if decision.at_least == decision.count else \
+                f"{decision.at_least}-{decision.count}"
+            return f"{action.card} chooses {many} different players, listed in seat order"
+        return None
 
     def _target_refusal(self, card: str, target: int | None, choose: Step) -> IllegalActionError:
         """Why the player on turn may not choose `target` for `card`, naming the clause."""

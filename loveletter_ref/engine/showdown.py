@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..errors import RuleGapError
 from .actions import Event, Phase
 from .effects import Effects
+
+TIE_MEASURES: dict[str, Callable[[list[int]], int]] = {
+    "discard_total": sum,
+    "highest_discard": lambda worth: max(worth, default=-1),
+}
+"""Tie-chain steps that keep the tied players whose discards measure highest, with the measure
+(the other steps: `all_win`, every tied player wins; `nobody`, none does)."""
 
 
 class Showdown(Effects):
@@ -35,25 +44,21 @@ class Showdown(Effects):
             raise RuleGapError(showdown.id, "every hand is beaten by another: nobody is highest")
         if len(tied) == 1:
             return tied
+        return self._break_tie(tied)
+
+    def _break_tie(self, tied: list[int]) -> list[int]:
+        """The winners among hands tied at the showdown, by the tie chain (RuleGapError past its end)."""
         values = self.tables.values
         tie = self.tables.general["tie"]
         for rule in tie.need():
-            if rule == "discard_total":
-                totals = {seat: sum(values[c] for c in self.discards[seat]) for seat in tied}
-                top = max(totals.values())
-                tied = [seat for seat in tied if totals[seat] == top]
+            if rule in TIE_MEASURES:
+                worth = {seat: TIE_MEASURES[rule]([values[c] for c in self.discards[seat]]) for seat in tied}
+                top = max(worth.values())
+                tied = [seat for seat in tied if worth[seat] == top]
                 if len(tied) == 1:
                     return tied
-            elif rule == "highest_discard":
-                tops = {seat: max((values[c] for c in self.discards[seat]), default=-1) for seat in tied}
-                top = max(tops.values())
-                tied = [seat for seat in tied if tops[seat] == top]
-                if len(tied) == 1:
-                    return tied
-            elif rule == "all_win":
-                return tied
             else:
-                return []
+                return tied if rule == "all_win" else []
         hands = "; ".join(f"player {seat}: {self.tables.names[self.hands[seat][0]]}, discards worth "
                           f"{sum(values[c] for c in self.discards[seat])}" for seat in tied)
         raise RuleGapError(tie.id, f"still tied after the tie rule ({hands}); the rules say no more")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from ..errors import RuleGapError
 from .model import Clause, Edition, Step, table_lookup
@@ -126,14 +127,14 @@ def _decision(edition: Edition, players: int, steps: tuple[Step, ...]) -> Decisi
 @lru_cache(maxsize=128)
 def facts_for(edition: Edition, players: int) -> Facts:
     """The facts of `edition` for a game of `players` (cached)."""
+    return Facts(edition=edition, players=players, general=edition.general, seats=range(players),
+                 names=edition.names, **_card_facts(edition, players), **_round_facts(edition, players))
+
+
+def _card_facts(edition: Edition, players: int) -> dict[str, Any]:
+    """The per-card tables of `Facts`."""
     cards = edition.cards
-    protects = (s.clause for c in cards for s in c.steps if s.kind == "protect" and not s.clause.silent)
-    return Facts(
-        edition=edition,
-        players=players,
-        general=edition.general,
-        seats=range(players),
-        names=edition.names,
+    return dict(
         values=tuple(c.value for c in cards),
         index={c.name: c.index for c in cards},
         programs=tuple(c.steps for c in cards),
@@ -141,17 +142,25 @@ def facts_for(edition: Edition, players: int) -> Facts:
         forcing=tuple((c.index, c.forced_with, c.forced) for c in cards if c.forced is not None),
         discard_out=tuple(c.discard_out for c in cards),
         bonuses=tuple((c.index, c.bonus) for c in cards if c.bonus is not None),
-        deck=tuple(edition.deck(players)),
-        order_step=1 if players == 2 else _order_step(edition.general["turn_order"]),
         showdown_bonus=tuple(c.showdown_bonus.need() if c.showdown_bonus else 0 for c in cards),
         loses_to=tuple(c.loses_to for c in cards),
-        marks=any(s.kind in MARKING_KINDS for c in cards for s in c.steps),
         countered=tuple(any(c.index in other.counters for other in cards) for c in cards),
         eliminated_token=tuple(c.eliminated_token for c in cards),
         hand_limits=tuple((c.index, c.hand_limit) for c in cards if c.hand_limit is not None),
+    )
+
+
+def _round_facts(edition: Edition, players: int) -> dict[str, Any]:
+    """The facts of `Facts` about the deck, the turns and the whole round."""
+    cards = edition.cards
+    protects = (s.clause for c in cards for s in c.steps if s.kind == "protect" and not s.clause.silent)
+    order = sorted(range(len(cards)), key=lambda c: (cards[c].value, cards[c].name))
+    return dict(
+        deck=tuple(edition.deck(players)),
+        order_step=1 if players == 2 else _order_step(edition.general["turn_order"]),
+        marks=any(s.kind in MARKING_KINDS for c in cards for s in c.steps),
         shields=tuple(dict.fromkeys(protects)),
-        rank=tuple(sorted(range(len(cards)), key=lambda c: (cards[c].value, cards[c].name)).index(c)
-                   for c in range(len(cards))),
+        rank=tuple(order.index(c) for c in range(len(cards))),
         numbers={kind: _number(edition, kind, players) for kind in PLAYER_NUMBERS},
         sorted_deck=tuple(sorted(cards[c].name for c in edition.deck(players))),
         first_turn=_first_turn(edition.general.get("first_turn_draw"), players),
