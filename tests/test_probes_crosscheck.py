@@ -17,7 +17,8 @@ from loveletter_ref import load_spec
 from loveletter_ref.probes.api import CATALOGUE, Prover, clause_applies, query
 from loveletter_ref.probes.catalogue import IMPOSSIBLE
 from loveletter_ref.probes.playback import play, silenced
-from loveletter_ref.probes.search import deals, explore, near_target, observed, random_rounds
+from loveletter_ref.probes.search import deals, explore, observed, random_rounds
+from loveletter_ref.spec.facts import facts_for
 
 DATA = Path(__file__).parent / "data" / "probes"
 
@@ -30,7 +31,7 @@ def exhaustive(spec, conditions) -> set[str]:
     explore(spec, 2, deals(spec, 2), visit)
     if token:
         seen_token, visit = observed(token)
-        explore(spec, 2, deals(spec, 2), visit, tokens=near_target(spec, 2))
+        explore(spec, 2, deals(spec, 2), visit, tokens=facts_for(spec, 2).near_target)
         seen.update(seen_token)
     return set(seen)
 
@@ -145,7 +146,7 @@ def explored(spec, conditions) -> set[str]:
     """The conditions some game reaches, starting with no tokens or one short of the target."""
     seen, visit = observed(conditions)
     explore(spec, 2, deals(spec, 2), visit)
-    explore(spec, 2, deals(spec, 2), visit, tokens=near_target(spec, 2))
+    explore(spec, 2, deals(spec, 2), visit, tokens=facts_for(spec, 2).near_target)
     return set(seen)
 
 

@@ -76,7 +76,7 @@ def test_silences_and_contradictions_are_recorded_where_the_rulebooks_leave_them
     novel = sorted(c.key for c in reading("fa-guide").clauses.values()
                    if c.novel or any(v.novel for v in c.versions))
     assert novel == ["handmaid.protect", "round.all-eliminated", "round.tie", "setup.face-up",
-                     "setup.set-aside"]
+                     "setup.set-aside", "turn.first-turn"]
 
 
 def test_the_classic_variant_keeps_the_2019_values():

@@ -176,29 +176,33 @@ def _pair(name: str, p: dict[str, Any]) -> list[str]:
                    f"{alike['b']['rule']}): {alike['reason']}.\n")
     editions = {side.get("describes") or side["spec"] for side in (a, b)}
     for v in p["verdicts"]:
-        if len(editions) > 1 and v["status"] == "undecided" and p.get("masked"):
-            out.append(f"- `{v['clause']}`: {_inline(v['a']['spec'])} `{v['a']['rule']}`, "
-                       f"{_inline(v['b']['spec'])} `{v['b']['rule']}`: undecided (masked)\n")
-            continue
-        out.append(f'<a id="{verdict_anchor(name, v["clause"])}"></a>')
-        out.append(f"#### `{v['clause']}`: {headline(v)}\n")
-        for stance in (v["a"], v["b"]):
-            if stance.get("contradiction"):
-                said = _inline(stance["contradiction"])
-                out.append(f"{_inline(stance['spec'])} contradicts itself: {said}\n")
-        out += _stance_block(v["a"]) + _stance_block(v["b"])
-        for said in v.get("editions", []):
-            out += _stance_block(said, prefix="The edition ")
-        if v.get("reason") and v["status"] != "observable":
-            out.append("Masked (see above).\n" if _masked(v, p) else f"{_inline(v['reason'])}\n")
-        out += _evidence(v)
-        alone = v.get("alone")
-        if alone is not None:
-            out.append(f"On its own ({_inline(alone['a']['spec'])} against {_inline(alone['b']['spec'])}): "
-                       f"**{alone['status']}**.\n")
-            if alone.get("reason") and alone["status"] != "observable":
-                out.append(f"{_inline(alone['reason'])}\n")
-            out += _evidence(alone)
+        out += _verdict_block(name, v, p, editions)
+    return out
+
+
+def _verdict_block(name: str, v: dict[str, Any], p: dict[str, Any], editions: set[str]) -> list[str]:
+    """One disputed clause of a pair: its stances, its verdict and the evidence."""
+    if len(editions) > 1 and v["status"] == "undecided" and p.get("masked"):
+        return [f"- `{v['clause']}`: {_inline(v['a']['spec'])} `{v['a']['rule']}`, "
+                f"{_inline(v['b']['spec'])} `{v['b']['rule']}`: undecided (masked)\n"]
+    out = [f'<a id="{verdict_anchor(name, v["clause"])}"></a>', f"#### `{v['clause']}`: {headline(v)}\n"]
+    for stance in (v["a"], v["b"]):
+        if stance.get("contradiction"):
+            said = _inline(stance["contradiction"])
+            out.append(f"{_inline(stance['spec'])} contradicts itself: {said}\n")
+    out += _stance_block(v["a"]) + _stance_block(v["b"])
+    for said in v.get("editions", []):
+        out += _stance_block(said, prefix="The edition ")
+    if v.get("reason") and v["status"] != "observable":
+        out.append("Masked (see above).\n" if _masked(v, p) else f"{_inline(v['reason'])}\n")
+    out += _evidence(v)
+    alone = v.get("alone")
+    if alone is not None:
+        out.append(f"On its own ({_inline(alone['a']['spec'])} against {_inline(alone['b']['spec'])}): "
+                   f"**{alone['status']}**.\n")
+        if alone.get("reason") and alone["status"] != "observable":
+            out.append(f"{_inline(alone['reason'])}\n")
+        out += _evidence(alone)
     return out
 
 

@@ -107,17 +107,7 @@ def compare(a: Side, b: Side, budget: Budget, rlimit: int,
     setups = {n: _setup_differs(every, a.edition, b.edition, n) for n in counts}
     open_counts = [n for n in counts if not setups[n]]
     masked = _masked(counts, setups)
-    verdicts: dict[str, Ruling] = {}
-    searchable: list[Difference] = []
-    for d in diffs:
-        if d.key == PLAYERS:
-            verdicts[d.key] = _players_verdict(d, a, b)
-        elif d.kind == "card" and counts and not _dealt(d, counts):
-            verdicts[d.key] = Ruling(d.key, VACUOUS, d.a, d.b, a, b, reason=_never_dealt(d, a, b, counts))
-        elif d.kind not in SETUP and not open_counts:
-            verdicts[d.key] = Ruling(d.key, UNDECIDED, d.a, d.b, a, b, reason=masked)
-        else:
-            searchable.append(d)
+    verdicts, searchable = _without_search(diffs, a, b, counts, open_counts, masked)
     say(f"playing games that tell {a.label} and {b.label} apart on {len(searchable)} clauses")
     search = _search(a, b, searchable, budget, {d.key: counts if d.kind in SETUP else open_counts
                                                 for d in searchable})
@@ -130,16 +120,41 @@ def compare(a: Side, b: Side, budget: Budget, rlimit: int,
                                           _masked_note(counts, setups, d))
     if alone:
         for verdict in verdicts.values():
-            if verdict.key == PLAYERS:
-                continue
-            if verdict.status == UNDECIDED:
-                say(f"settling {verdict.key} on its own")
-                _settle_alone(verdict, a, b, budget, rlimit)
-            elif verdict.status == VACUOUS and _masked_by_gaps(verdict, (a, b)):
-                say(f"settling {verdict.key} on its own")
-                base, donor = (b, a) if verdict.proof[0]["spec"] == a.label else (a, b)
-                _settle_alone(verdict, base, donor, budget, rlimit)
+            _settle_left(verdict, a, b, budget, rlimit, say)
     return Comparison(a, b, [verdicts[d.key] for d in diffs], alike, masked)
+
+
+def _without_search(diffs: list[Difference], a: Side, b: Side, counts: list[int], open_counts: list[int],
+                    masked: str) -> tuple[dict[str, Ruling], list[Difference]]:
+    """The verdicts that need no search (the player counts, cards never dealt, clauses every
+    player count's deal already masks), and the differences left to search."""
+    verdicts: dict[str, Ruling] = {}
+    searchable: list[Difference] = []
+    for d in diffs:
+        if d.key == PLAYERS:
+            verdicts[d.key] = _players_verdict(d, a, b)
+        elif d.kind == "card" and counts and not _dealt(d, counts):
+            verdicts[d.key] = Ruling(d.key, VACUOUS, d.a, d.b, a, b, reason=_never_dealt(d, a, b, counts))
+        elif d.kind not in SETUP and not open_counts:
+            verdicts[d.key] = Ruling(d.key, UNDECIDED, d.a, d.b, a, b, reason=masked)
+        else:
+            searchable.append(d)
+    return verdicts, searchable
+
+
+def _settle_left(verdict: Ruling, a: Side, b: Side, budget: Budget, rlimit: int,
+                 say: Callable[[str], None]) -> None:
+    """Settle a clause on its own when it was left undecided, or proved vacuous by a side whose
+    games may stop on its silences first."""
+    if verdict.key == PLAYERS:
+        return
+    if verdict.status == UNDECIDED:
+        say(f"settling {verdict.key} on its own")
+        _settle_alone(verdict, a, b, budget, rlimit)
+    elif verdict.status == VACUOUS and _masked_by_gaps(verdict, (a, b)):
+        say(f"settling {verdict.key} on its own")
+        base, donor = (b, a) if verdict.proof[0]["spec"] == a.label else (a, b)
+        _settle_alone(verdict, base, donor, budget, rlimit)
 
 
 def _masked_by_gaps(verdict: Ruling, sides: tuple[Side, Side]) -> bool:

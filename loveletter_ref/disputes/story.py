@@ -155,47 +155,13 @@ class Teller:
 
     def _event(self, e: dict[str, Any]) -> str:
         kind = e["type"]
-        p = who(e["player"]) if "player" in e else ""
-        if kind == "draw":
-            source = " set aside at the start" if e.get("from") == "set_aside" else ""
-            return f"{p} draws the {e['card']}{source}"
         if kind == "play":
             return self._play(e)
-        if kind == "no_effect":
-            return "it has no effect"
-        if kind == "guess":
-            return "a right guess" if e["correct"] else "a wrong guess"
-        if kind == "look":
-            return f"{p} sees {who(e['target'])}'s {e['card']}"
-        if kind == "compare":
-            mine, theirs = e["cards"]
-            return f"{p}'s {mine} against {who(e['target'])}'s {theirs}"
-        if kind == "trade":
-            return "they swap hands"
-        if kind == "predict":
-            return f"betting that {who(e['target'])} wins the round"
-        if kind == "force_target":
-            return f"the next card played must choose {who(e['target'])} if it can"
-        if kind == "counter":
-            return f"{p} reveals the {e['card']}"
-        if kind == RESPOND:
-            return _answer(e["player"], e["redraw"])
-        if kind == "return":
-            return f"{p} returns {_listing(e['cards'])} to the {e['to']} of the deck"
-        if kind == "discard":
-            return f"{p} discards the {e['card']}"
-        if kind == "eliminate":
-            return f"{p} is out"
         if kind == "round_end":
             return self._round_end(e)
-        if kind == "token":
-            return f"{p} gains {e['amount']} token{'s' if e['amount'] != 1 else ''}"
-        if kind == "game_end":
-            winners = e["winners"]
-            return f"{' and '.join(who(s) for s in winners)} win{'s' if len(winners) == 1 else ''} the game"
-        if kind in ("turn", "unprotect", "protect", "deal", "round_start"):
-            return ""
-        return kind.replace("_", " ")
+        p = who(e["player"]) if "player" in e else ""
+        told = _card_event(kind, p, e)
+        return told if told is not None else _outcome(kind, p, e)
 
     def _play(self, e: dict[str, Any]) -> str:
         seat = e["player"]
@@ -343,3 +309,48 @@ def _tokens(tokens: Sequence[int]) -> str:
 
 def _won(seats: Sequence[int] | None) -> str:
     return "still on" if seats is None else f"won by {_names(seats)}"
+
+
+def _card_event(kind: str, p: str, e: dict[str, Any]) -> str | None:
+    """An event that moves or shows cards, told (None for the other kinds)."""
+    if kind == "draw":
+        source = " set aside at the start" if e.get("from") == "set_aside" else ""
+        return f"{p} draws the {e['card']}{source}"
+    if kind == "look":
+        return f"{p} sees {who(e['target'])}'s {e['card']}"
+    if kind == "compare":
+        mine, theirs = e["cards"]
+        return f"{p}'s {mine} against {who(e['target'])}'s {theirs}"
+    if kind == "trade":
+        return "they swap hands"
+    if kind == "counter":
+        return f"{p} reveals the {e['card']}"
+    if kind == "return":
+        return f"{p} returns {_listing(e['cards'])} to the {e['to']} of the deck"
+    if kind == "discard":
+        return f"{p} discards the {e['card']}"
+    return None
+
+
+def _outcome(kind: str, p: str, e: dict[str, Any]) -> str:
+    """Any other event told: what a play decided, a player out, tokens, the game's end."""
+    if kind == "no_effect":
+        return "it has no effect"
+    if kind == "guess":
+        return "a right guess" if e["correct"] else "a wrong guess"
+    if kind == "predict":
+        return f"betting that {who(e['target'])} wins the round"
+    if kind == "force_target":
+        return f"the next card played must choose {who(e['target'])} if it can"
+    if kind == RESPOND:
+        return _answer(e["player"], e["redraw"])
+    if kind == "eliminate":
+        return f"{p} is out"
+    if kind == "token":
+        return f"{p} gains {e['amount']} token{'s' if e['amount'] != 1 else ''}"
+    if kind == "game_end":
+        winners = e["winners"]
+        return f"{' and '.join(who(s) for s in winners)} win{'s' if len(winners) == 1 else ''} the game"
+    if kind in ("turn", "unprotect", "protect", "deal", "round_start"):
+        return ""
+    return kind.replace("_", " ")

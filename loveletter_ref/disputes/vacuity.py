@@ -25,9 +25,9 @@ from types import ModuleType
 from typing import Any
 
 from loveletter_ref import Action
-from loveletter_ref.errors import RuleGapError
 from loveletter_ref.lockstep import DEAL, MOVE, Step
 from loveletter_ref.spec import Edition
+from loveletter_ref.spec.facts import facts_for
 
 from .duel import neutral
 from .search import GamePlan, first_gap, seed_for
@@ -145,7 +145,7 @@ def engine_reaches(silenced: Edition, key: str, players: list[int],
     clause = silenced.clause_by_key(key)
     near = clause is not None and clause.kind in NEAR_TARGET
     for n in players:
-        tokens = _near_target(silenced, n) if near else None
+        tokens = facts_for(silenced, n).near_target if near else None
         for i in range(games):
             rng = random.Random(seed_for(silenced.id, "cross-check", key, n, i))
             game = GamePlan(n, 0, tokens, rng, [silenced], frozenset({card} if card else ()), frozenset())
@@ -153,14 +153,6 @@ def engine_reaches(silenced: Edition, key: str, players: list[int],
             if witness is not None and witness.looks[-1][0].clause == key:
                 return witness
     return None
-
-
-def _near_target(edition: Edition, players: int) -> tuple[int, ...] | None:
-    try:
-        target = edition.player_table("tokens_to_win", players)
-    except RuleGapError:
-        return None
-    return tuple([target - 1] * players) if target > 1 else None
 
 
 def _steps(replay: dict[str, Any], edition: Edition) -> tuple[int, list[Step], tuple[int, ...] | None]:

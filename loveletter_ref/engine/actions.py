@@ -87,32 +87,35 @@ class Action(NamedTuple):
         if not isinstance(card, str):
             raise ValueError("action field 'card' must be a card name")
         if kind == KEEP:
-            returned = data.get("return")
-            if not isinstance(returned, list) or not all(isinstance(c, str) for c in returned):
-                raise ValueError("keep action field 'return' must be a list of card names")
-            return cls(KEEP, card, returned=tuple(returned))
+            return cls._keep_from(card, data)
         if kind == RESPOND:
             redraw = data.get("redraw")
             if not isinstance(redraw, bool):
                 raise ValueError("respond action field 'redraw' must be true or false")
             return cls(RESPOND, card, redraw=redraw)
+        return cls._play_from(card, data)
+
+    @classmethod
+    def _keep_from(cls, card: str, data: dict[str, Any]) -> Action:
+        returned = data.get("return")
+        if not isinstance(returned, list) or not all(isinstance(c, str) for c in returned):
+            raise ValueError("keep action field 'return' must be a list of card names")
+        return cls(KEEP, card, returned=tuple(returned))
+
+    @classmethod
+    def _play_from(cls, card: str, data: dict[str, Any]) -> Action:
         target, look, guess = data.get("target"), data.get("look"), data.get("guess")
-        if target is not None and type(target) is not int:  # `_seat` checks all but plain numbers
-            _seat(target, "target")
-        if look is not None:
-            _seat(look, "look")
+        _seat(target, "target")
+        _seat(look, "look")
         seats: tuple[int, ...] = ()
         if "targets" in data:
             targets = data["targets"]
             if not isinstance(targets, list):
                 raise ValueError("action field 'targets' must be a list of seat numbers")
             seats = tuple(seat for seat in targets if _seat(seat, "targets") is not None)
-        if guess is not None and type(guess) is not str and (isinstance(guess, bool)
-                                                             or not isinstance(guess, (str, int))):
+        if guess is not None and (isinstance(guess, bool) or not isinstance(guess, (str, int))):
             raise ValueError("action field 'guess' must be a card name or a value")
-        # the tuple made directly: the class's own constructor is a Python call, and every action
-        # an engine is sent is parsed here
-        return tuple.__new__(cls, (PLAY, card, target, guess, (), seats, look, None))
+        return cls(PLAY, card, target, guess, targets=seats, look=look)
 
     def describe(self) -> str:
         """Short human form: '<card> on 2 naming <card>', 'keep <card>, return [<card>, <card>]'."""

@@ -7,15 +7,15 @@ variant (or a deliberately broken engine) changes behaviour by overriding one me
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, ClassVar
 
 from ..errors import RuleGapError
-from ..spec import Clause, Edition, Step
+from ..spec import Clause, Step
+from ..spec.model import STEP_KINDS
 from .actions import DECIDING, Event, Phase
-
-if TYPE_CHECKING:
-    from .tables import Tables
+from .state import State
 
 
 @dataclass(slots=True)
@@ -32,32 +32,17 @@ class Play:
     hit: bool = False
 
 
-class Effects:
+class Effects(State):
     """Interpreters of card steps; mixed into `Game`, whose round state they read and change."""
 
-    __slots__ = ("edition", "tables", "players", "phase", "current", "deck", "set_aside", "hands",
-                 "discards", "alive", "protected", "pending", "responder", "forced", "predictions",
-                 "tokens", "game_winners", "log")
-    """The round state the steps read and change (`Game` adds the rest of its state)."""
+    __slots__ = ()
 
-    edition: Edition
-    tables: Tables
-    players: int
-    phase: Phase
-    current: int
-    deck: list[int]
-    set_aside: list[int]
-    hands: list[list[int]]
-    discards: list[list[int]]
-    alive: list[bool]
-    protected: list[Clause | None]
-    pending: Step | None
-    responder: int | None
-    forced: tuple[int, Clause] | None
-    predictions: list[tuple[int, int, Clause]]
-    tokens: list[int]
-    game_winners: list[int] | None
-    log: list[Event]
+    interpreters: ClassVar[dict[str, Callable[[Effects, Step, Play], None]]] = {}
+    """Each step kind's `step_<kind>` method, looked up once per class (a variant's overrides included)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.interpreters = {kind: getattr(cls, f"step_{kind}") for kind in STEP_KINDS}
 
     def step_choose(self, step: Step, play: Play) -> None:
         """Bind the chosen players; with nobody to choose, apply the no-valid-target rule.

@@ -119,7 +119,7 @@ def every_copy_played(rnd: RoundEncoding, state: dict[str, z3.ExprRef]) -> Bool:
     """One player has played every copy of a card with a bonus."""
     layout = rnd.layout
     found = []
-    for card, _ in layout.tables.bonuses:
+    for card, _ in layout.facts.bonuses:
         if card in rnd.counted and layout.counts[card] > 1:
             bits = state[f"played0.{card}"].size()
             found += [state[f"played{p}.{card}"] == num(layout.counts[card], bits) for p in seats(rnd)]
@@ -429,7 +429,7 @@ def needs_players(least: int) -> Callable[[Layout], str | None]:
 
 
 def needs_forcing(layout: Layout) -> str | None:
-    forcing = [f for f in layout.tables.forcing if f[1]]
+    forcing = [f for f in layout.facts.forcing if f[1]]
     return None if len(forcing) >= 2 else "fewer than two cards are forced by others"
 
 

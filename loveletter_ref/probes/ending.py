@@ -55,7 +55,7 @@ class Ending:
         """Each seat's showdown value: its card's value plus the bonus of each copy in its discard pile."""
         board, rnd = self.board, self.rnd
         layout = rnd.layout
-        bonus = {c: layout.tables.showdown_bonus[c] for c in rnd.piled}
+        bonus = {c: layout.facts.showdown_bonus[c] for c in rnd.piled}
         bits = width(max(layout.values) + sum(b * layout.counts[c] for c, b in bonus.items()) + 1)
         scores = []
         for p in range(layout.players):
@@ -137,7 +137,7 @@ class Ending:
         gains = [ite(self.winners[p], num(per_win, bits), num(0, bits)) for p in range(n)]
         self.most_per_seat = per_win
         gains = self._predictions(gains)
-        for card, clause in layout.tables.bonuses:
+        for card, clause in layout.facts.bonuses:
             if not layout.counts[card]:
                 continue
             holders = [both(self.alive[p], board.s[f"flag{p}.{card}"]) for p in range(n)]

@@ -8,6 +8,11 @@ registering one more class with `@encoder("kind")`. A step of a kind without an 
 a parameter its encoder does not model, makes the whole card `Unmodelled`: playing it stops the
 round on a gap of the category ``unmodelled`` (the prover then answers ``unknown`` wherever such
 a play is reachable), never a guess.
+
+Independent on purpose: the encoders read the same rule facts as the engine (`spec.facts`, via
+`Layout.facts`) but re-implement each step's effect as constraints rather than calling the engine,
+so the z3 model and the engine check each other: every witness the prover finds is replayed on the
+engine (`playback`), and tests/test_probes_crosscheck.py compares what each one reaches.
 """
 
 from __future__ import annotations
@@ -292,9 +297,9 @@ class Guess(StepEncoder):
 
     def options(self, board: Board) -> list[int]:
         """What may be named, as the numbers the guess variable holds (card index or value)."""
-        tables = board.layout.tables
-        allowed = tables.decisions[self.card].guesses
-        return [g if isinstance(g, int) else tables.index[g] for g in allowed]
+        facts = board.layout.facts
+        allowed = facts.decisions[self.card].guesses
+        return [g if isinstance(g, int) else facts.index[g] for g in allowed]
 
     def check(self, board: Board, play: Play) -> None:
         guessing = both(play.when, play.has_target)

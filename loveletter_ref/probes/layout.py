@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from loveletter_ref.engine.tables import Tables, tables_for
 from loveletter_ref.errors import RuleGapError
 from loveletter_ref.spec import Clause, Edition
+from loveletter_ref.spec.facts import Facts, facts_for
 
 from .terms import width
 
@@ -43,7 +43,7 @@ class Layout:
 
     edition: Edition
     players: int
-    tables: Tables
+    facts: Facts
     set_aside: int
     face_up: int
 
@@ -60,12 +60,12 @@ class Layout:
             deal = edition.general["deal"].need()
         except RuleGapError as gap:
             raise SetupGap(edition.clauses[gap.clause]) from None
-        tables = tables_for(edition, players)
-        if size != len(tables.deck):  # the engine cannot deal: its cards do not fill the deck
+        facts = facts_for(edition, players)
+        if size != len(facts.deck):  # the engine cannot deal: its cards do not fill the deck
             raise SetupGap(edition.general["deck_size"])
         if deal != 1:
             raise ProbeError(f"the probes deal one card per player, not {deal}")
-        layout = cls(edition, players, tables, set_aside, face_up)
+        layout = cls(edition, players, facts, set_aside, face_up)
         if layout.pile < 1:
             raise ProbeError(f"{edition.id} with {players} players leaves no card to draw")
         return layout
@@ -73,12 +73,12 @@ class Layout:
     @cached_property
     def kinds(self) -> int:
         """Number of card types (indices into the spec's card table)."""
-        return len(self.tables.names)
+        return len(self.facts.names)
 
     @cached_property
     def size(self) -> int:
         """Cards in the deck for this player count."""
-        return len(self.tables.deck)
+        return len(self.facts.deck)
 
     @property
     def base(self) -> int:
@@ -127,17 +127,17 @@ class Layout:
     @cached_property
     def counts(self) -> tuple[int, ...]:
         """Copies of each card type in the deck."""
-        return tuple(self.tables.deck.count(c) for c in range(self.kinds))
+        return tuple(self.facts.deck.count(c) for c in range(self.kinds))
 
     @property
     def values(self) -> tuple[int, ...]:
         """Each card type's value."""
-        return self.tables.values
+        return self.facts.values
 
     @property
     def names(self) -> tuple[str, ...]:
         """Each card type's name."""
-        return self.tables.names
+        return self.facts.names
 
     @cached_property
     def card_bits(self) -> int:
@@ -163,7 +163,7 @@ class Layout:
     @cached_property
     def total_bits(self) -> int:
         """Width of a discard pile's value total."""
-        return width(sum(self.values[c] for c in self.tables.deck) + 1)
+        return width(sum(self.values[c] for c in self.facts.deck) + 1)
 
     def turn_window(self, turn: int) -> tuple[int, int]:
         """The pile positions a card drawn during `turn` can come from (first, last)."""

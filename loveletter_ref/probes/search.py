@@ -163,11 +163,6 @@ class _Track:
         return playback
 
 
-def near_target(edition: Edition, players: int) -> list[int]:
-    """Every seat one token short of the game's target (where every token query can show)."""
-    return [edition.player_table("tokens_to_win", players) - 1] * players
-
-
 def observed(conditions: Sequence[Condition]) -> tuple[dict[str, Playback], Visitor]:
     """A visitor that records, for each condition, the first playback in which it was seen."""
     seen: dict[str, Playback] = {}

@@ -12,6 +12,7 @@ ends the state is frozen, so the last state is the state at the end.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import z3
@@ -28,7 +29,7 @@ from .terms import BV, FALSE, TRUE, Bool, at_least, both, either, exactly, ite, 
 GENERAL_KINDS = frozenset({
     "deck_size", "set_aside", "face_up", "deal", "first_player", "turn_draw", "turn_play", "turn_order",
     "no_valid_target", "elimination", "last_standing", "all_eliminated", "deck_empty", "showdown", "tie",
-    "round_tokens", "tokens_to_win", "game_end", "next_first",
+    "round_tokens", "tokens_to_win", "game_end", "next_first", "first_turn_draw",
 })
 """The general rule kinds the probes model."""
 
@@ -69,24 +70,29 @@ def unsupported_rules(edition: Edition, players: int) -> list[str]:
     answer that is not a witness ``unknown``. Empty when the probes model everything needed."""
     modifiers = {name for cls in STEPS.values() for name in cls.modifiers}
     present = {card.index for card in edition.cards if card.count_for(players)}
+    returns = any(s.kind == "draw_return" for c in edition.cards if c.index in present for s in c.steps)
     out = []
     for clause in edition.clauses.values():
         if clause.kind in ("card", "unknown") or (clause.card is not None and
                                                   edition.card(clause.card).index not in present):
             continue
         known = GENERAL_KINDS if clause.card is None else PROPERTY_KINDS | set(STEPS) | modifiers
-        if clause.kind not in known:
-            out.append(f"{clause.id}: the probes have no encoder for the rule kind {clause.kind!r}")
-        elif clause.kind == "tie" and not clause.silent and set(clause.rule) - TIE_STEPS:
-            out.append(f"{clause.id}: the probes do not model the tie steps "
-                       f"{sorted(set(clause.rule) - TIE_STEPS)}")
-        elif clause.kind in ("showdown_bonus", "loses_at_showdown_to") and clause.silent:
-            out.append(f"{clause.id}: the probes do not model a silent {clause.kind} property")
-        elif clause.kind == "out_if_hand_total" and any(
-                s.kind == "draw_return" for c in edition.cards if c.index in present for s in c.steps):
-            out.append(f"{clause.id}: the probes do not model a hand-total limit together with a "
-                       "draw-and-return card")
+        problem = _unsupported(clause, returns) if clause.kind in known else \
+            f"the probes have no encoder for the rule kind {clause.kind!r}"
+        if problem is not None:
+            out.append(f"{clause.id}: {problem}")
     return out
+
+
+def _unsupported(clause: Clause, returns: bool) -> str | None:
+    """What the probes do not model in a clause of a kind they have an encoder for, if anything."""
+    if clause.kind == "tie" and not clause.silent and set(clause.rule) - TIE_STEPS:
+        return f"the probes do not model the tie steps {sorted(set(clause.rule) - TIE_STEPS)}"
+    if clause.kind in ("showdown_bonus", "loses_at_showdown_to") and clause.silent:
+        return f"the probes do not model a silent {clause.kind} property"
+    if clause.kind == "out_if_hand_total" and returns:
+        return "the probes do not model a hand-total limit together with a draw-and-return card"
+    return None
 
 
 def encodable(edition: Edition, players: int) -> None:
@@ -148,28 +154,41 @@ class RoundEncoding:
         if problems:
             raise Unsupported("; ".join(problems))
         self.programs = self._programs()
-        cards = self.edition.cards
-        protects = [s.clause for c in cards for s in c.steps if s.kind == "protect" and not s.clause.silent]
-        self.shields: list[Clause] = list(dict.fromkeys(protects))
+        self._card_sets()
+        tie = self.edition.general.get("tie")
+        self.totals = tie is not None and not tie.silent and "discard_total" in tie.rule
+        self.highest = tie is not None and not tie.silent and "highest_discard" in tie.rule
+        self._unroll()
+
+    def _card_sets(self) -> None:
+        """The cards of this deck each rule the encoding tracks applies to (from the spec's facts)."""
+        layout = self.layout
+        facts = layout.facts
+        self.shields: list[Clause] = list(facts.shields)
         self.shield_bits = width(len(self.shields) + 1)
         present = [c for c in range(layout.kinds) if layout.counts[c]]
-        self.outs: list[tuple[int, Clause]] = [(c, out) for c in present
-                                               if (out := cards[c].discard_out) is not None]
-        bonus = [c for c in present if cards[c].bonus is not None]
-        self.countered: list[tuple[int, Clause]] = [(c, clause) for c in present
-                                                     if (clause := cards[c].counter) is not None]
+
+        def dealt(rules: Iterable[tuple[int, Clause | None]]) -> list[tuple[int, Clause]]:
+            """The (card, rule) pairs of the cards this deck holds that have the rule."""
+            return [(c, clause) for c, clause in rules if clause is not None and layout.counts[c]]
+
+        self.outs = dealt(enumerate(facts.discard_out))
+        bonus = [c for c, _ in dealt(facts.bonuses)]
+        self.countered = dealt((card.index, card.counter) for card in self.edition.cards)
         """Cards with a counter property: a card they counter that chooses their holder backfires."""
-        self.token_out: list[tuple[int, Clause]] = [(c, clause) for c in present
-                                                    if (clause := cards[c].eliminated_token) is not None]
+        self.token_out = dealt(enumerate(facts.eliminated_token))
         """Cards paying tokens to a player knocked out with them already discarded."""
-        self.limits: list[tuple[int, Clause]] = [(c, clause) for c in present
-                                                 if (clause := cards[c].hand_limit) is not None]
+        self.limits = dealt(facts.hand_limits)
         """Cards that knock out whoever holds them with a hand worth their limit or more."""
         self.flagged = sorted({c for c, _ in self.outs} | set(bonus) | {c for c, _ in self.token_out})
-        self.piled = [c for c in present if cards[c].showdown_bonus is not None]
+        self.piled = [c for c in present if self.edition.cards[c].showdown_bonus is not None]
         """Cards whose copies in a discard pile add to the showdown value: counted per seat."""
         self.counted = sorted(set(c for c in bonus if layout.counts[c] > 1)
                               | {c for c, clause in self.outs if clause.rule == "when_played"})
+        self._step_sets(present)
+
+    def _step_sets(self, present: list[int]) -> None:
+        """What the steps of this deck's cards do that the encoding tracks across turns."""
         self.marking = any(isinstance(e, ForceNextTarget) and not e.clause.silent
                            for c in present for e in self.programs[c])
         """Some card marks the player the next card must choose."""
@@ -180,9 +199,11 @@ class RoundEncoding:
         self.predicting = [(c, e.clause) for c in present for e in self.programs[c]
                            if isinstance(e, Predict) and not e.clause.silent]
         """Cards that predict a round winner, with their clause (one prediction per copy played)."""
-        tie = self.edition.general.get("tie")
-        self.totals = tie is not None and not tie.silent and "discard_total" in tie.rule
-        self.highest = tie is not None and not tie.silent and "highest_discard" in tie.rule
+
+    def _unroll(self) -> None:
+        """The deal's variables and facts, then each turn and the round's end."""
+        layout, free = self.layout, self.free
+        present = [c for c in range(layout.kinds) if layout.counts[c]]
         self.spent = {c: [z3.BitVec(f"spent{c}.{j}", layout.index_bits) for j in range(layout.counts[c])]
                       for c in present if self.draws_back(c)}
         """For each draw-and-return card: the identities of its copies played, in order (write-once)."""
@@ -317,8 +338,12 @@ class RoundEncoding:
         actor: BV = before["actor"]
         if self.shields:
             board.shield(actor, None, both(ok, board.lapsing(actor)))
-        board.consult(self.key("turn_draw"), self.rule("turn_draw"), ok)
-        board.draw_top(actor, ok)
+        first = self.layout.facts.first_turn if t == 0 else None
+        if first is None or self.free:
+            board.consult(self.key("turn_draw"), self.rule("turn_draw"), ok)
+        if first is not None:  # from any state (`free`), the turn may be the round's first
+            board.consult(first[0].key, first[0], ok)
+        board.draw_top(actor, ok)  # `first_turn_draw`, like `turn_draw`, is one card (the schema's bound)
         live = both(ok, z3.Not(board.over_limit(actor, ok))) if self.limits else ok  # still in: decides
         empty = both(live, z3.Not(board.hand_of(actor)[0].present))
         board.note("empty_handed", empty)
@@ -368,7 +393,7 @@ class RoundEncoding:
         forced_before: Bool = FALSE
         applying = []
         bits = self.layout.card_bits
-        for card, partners, clause in self.layout.tables.forcing:
+        for card, partners, clause in self.layout.facts.forcing:
             holds = either(*(both(s.present, s.card == num(card, bits)) for s in hand))
             partner = either(*(both(s.present, s.card != num(card, bits),
                                     either(*(s.card == num(other, bits) for other in partners)))

@@ -8,6 +8,7 @@ engine's own events, so it says what the engine did, not what the solver claimed
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import z3
@@ -36,7 +37,7 @@ def turn_actions(rnd: RoundEncoding, model: z3.ModelRef, turn: Turn) -> list[dic
     names = rnd.layout.names
     card = value(model, turn.played)
     play: dict[str, Any] = {"type": "play", "card": names[card]}
-    decision = rnd.layout.tables.decisions[card]
+    decision = rnd.layout.facts.decisions[card]
     if decision.count > 1 and truth(model, turn.has_target):
         seats = [value(model, turn.target)]
         seats += [value(model, turn.target2)] if truth(model, turn.has_target2) else []
@@ -136,38 +137,39 @@ def _deal(state: dict[str, Any], events: list[dict[str, Any]], record: Replay) -
 
 def _telling(action: dict[str, Any], events: list[dict[str, Any]]) -> str:
     """One action and what it caused, from the engine's events."""
-    bits = []
-    for event in events:
-        kind = event["type"]
-        if kind == "play":
-            bits.append(_play(event))
-        elif kind == "guess":
-            bits.append("right" if event["correct"] else "wrong")
-        elif kind == "compare":
-            bits.append(f"{event['cards'][0]} against {event['cards'][1]}")
-        elif kind == "return":
-            bits.append(f"seat {event['player']} keeps the {action['card']} and puts "
-                        f"{', '.join(event['cards']) or 'nothing'} under the pile")
-        elif kind == "respond":
-            answer = "discards and draws" if event["redraw"] else "keeps their card"
-            bits.append(f"seat {event['player']} {answer}")
-        elif kind == "counter":
-            bits.append(f"seat {event['player']} reveals the {event['card']}")
-        elif kind == "no_effect":
-            bits.append("no effect")
-        elif kind == "eliminate":
-            bits.append(f"seat {event['player']} is out")
-        elif kind == "draw" and event["from"] == "set_aside":
-            bits.append(f"seat {event['player']} draws the set-aside {event['card']}")
-        elif kind == "round_end":
-            bits.append(_ending(event))
-        elif kind == "token" and event["reason"] == "bonus":
-            bits.append(f"seat {event['player']} gains a bonus token")
-        elif kind == "trade" and "targets" in event:
-            bits.append(f"seats {event['targets'][0]} and {event['targets'][1]} trade hands")
-        elif kind == "game_end":
-            bits.append(f"the game ends: {_seats(event['winners'])} {_win(event['winners'])}")
-    return ", ".join(bits)
+    told = (TELLERS[event["type"]](action, event) for event in events if event["type"] in TELLERS)
+    return ", ".join(bit for bit in told if bit is not None)
+
+
+def _returned(action: dict[str, Any], event: dict[str, Any]) -> str:
+    return (f"seat {event['player']} keeps the {action['card']} and puts "
+            f"{', '.join(event['cards']) or 'nothing'} under the pile")
+
+
+def _responded(event: dict[str, Any]) -> str:
+    return f"seat {event['player']} {'discards and draws' if event['redraw'] else 'keeps their card'}"
+
+
+Teller = Callable[[dict[str, Any], dict[str, Any]], str | None]
+
+TELLERS: dict[str, Teller] = {
+    "play": lambda _, e: _play(e),
+    "guess": lambda _, e: "right" if e["correct"] else "wrong",
+    "compare": lambda _, e: f"{e['cards'][0]} against {e['cards'][1]}",
+    "return": _returned,
+    "respond": lambda _, e: _responded(e),
+    "counter": lambda _, e: f"seat {e['player']} reveals the {e['card']}",
+    "no_effect": lambda _, e: "no effect",
+    "eliminate": lambda _, e: f"seat {e['player']} is out",
+    "draw": lambda _, e: (f"seat {e['player']} draws the set-aside {e['card']}"
+                          if e["from"] == "set_aside" else None),
+    "round_end": lambda _, e: _ending(e),
+    "token": lambda _, e: f"seat {e['player']} gains a bonus token" if e["reason"] == "bonus" else None,
+    "trade": lambda _, e: (f"seats {e['targets'][0]} and {e['targets'][1]} trade hands"
+                           if "targets" in e else None),
+    "game_end": lambda _, e: f"the game ends: {_seats(e['winners'])} {_win(e['winners'])}",
+}
+"""How a witness's story tells each kind of event (None: the event is not told)."""
 
 
 def _play(event: dict[str, Any]) -> str:

@@ -60,9 +60,12 @@ GENERAL_KINDS = (
 )
 """General rules every spec must state (or, in a reading, mark silent)."""
 
-OPTIONAL_GENERAL_IDS = {"all_eliminated": "round.all-eliminated"}
-"""General rules consulted only in situations complete editions cannot reach, with the clause id
-the engine's gap names when a spec lacks the rule (a reading may declare that id silent)."""
+OPTIONAL_GENERAL_IDS = {"all_eliminated": "round.all-eliminated", "first_turn_draw": "turn.first-turn"}
+"""General rules a spec may leave out, with their clause ids (a reading may declare an id silent).
+`all_eliminated` is consulted only in situations complete editions cannot reach (the engine's gap
+names its id when a spec lacks it); `first_turn_draw` is an exception to `turn_draw` that holds
+only where a spec states it: {player count: cards the round's first player draws on the round's
+first turn}."""
 
 OPTIONAL_GENERAL_KINDS = tuple(OPTIONAL_GENERAL_IDS)
 

@@ -252,16 +252,7 @@ class _Checks:
                   vocabulary: tuple[str, ...]) -> Generator[Found, None, str | None]:
         """Check that a clause holds exactly one rule (or is silent); return its kind."""
         kinds = rule_kinds(clause, vocabulary)
-        if not self.reading:
-            for key in ("silent", "versions", "novel", "contradiction"):
-                if key in clause:
-                    yield where + (key,), f"{key!r} is for readings; an edition states every rule"
-        elif "versions" in clause and not clause.get("contradiction", "").strip():
-            yield where + ("versions",), (f"clause {clause['id']!r} has versions but no contradiction: "
-                                          "say what in the rulebook contradicts what")
-        elif "contradiction" in clause and "versions" not in clause:
-            yield where + ("contradiction",), (f"clause {clause['id']!r} states a contradiction but no "
-                                               "versions (one per reading of the rulebook)")
+        yield from self._reading_keys(clause, where)
         if "silent" in clause:
             if kinds or "versions" in clause:
                 yield where, f"clause {clause['id']!r} is silent but also states a rule"
@@ -275,22 +266,40 @@ class _Checks:
             if kinds:
                 yield where, f"clause {clause['id']!r} has versions and also a rule of its own"
                 return None
-            found = set()
-            for k, version in enumerate(clause["versions"]):
-                vkinds = rule_kinds(version, vocabulary)
-                if len(vkinds) > 1 or (not vkinds and "silent" not in version):
-                    yield where + ("versions", k), _count_message(clause["id"], vkinds, vocabulary)
-                found.update(vkinds)
-            if len(found) != 1:
-                yield where + ("versions",), f"the versions of {clause['id']!r} must use the same rule"
-                return None
-            return found.pop()
+            return (yield from self._versions_kind(clause, where, vocabulary))
         if len(kinds) != 1:
             yield where, _count_message(clause["id"], kinds, vocabulary)
             return None
         if "source" not in clause:
             yield where, f"clause {clause['id']!r} cites no source"
         return kinds[0]
+
+    def _reading_keys(self, clause: dict[str, Any], where: Pointer) -> Iterator[Found]:
+        """The reading-only keys of a clause: none in an edition, each with its partner in a reading."""
+        if not self.reading:
+            for key in ("silent", "versions", "novel", "contradiction"):
+                if key in clause:
+                    yield where + (key,), f"{key!r} is for readings; an edition states every rule"
+        elif "versions" in clause and not clause.get("contradiction", "").strip():
+            yield where + ("versions",), (f"clause {clause['id']!r} has versions but no contradiction: "
+                                          "say what in the rulebook contradicts what")
+        elif "contradiction" in clause and "versions" not in clause:
+            yield where + ("contradiction",), (f"clause {clause['id']!r} states a contradiction but no "
+                                               "versions (one per reading of the rulebook)")
+
+    def _versions_kind(self, clause: dict[str, Any], where: Pointer,
+                       vocabulary: tuple[str, ...]) -> Generator[Found, None, str | None]:
+        """Check that each version of a contradicted clause holds one rule, all of one kind; return it."""
+        found = set()
+        for k, version in enumerate(clause["versions"]):
+            vkinds = rule_kinds(version, vocabulary)
+            if len(vkinds) > 1 or (not vkinds and "silent" not in version):
+                yield where + ("versions", k), _count_message(clause["id"], vkinds, vocabulary)
+            found.update(vkinds)
+        if len(found) != 1:
+            yield where + ("versions",), f"the versions of {clause['id']!r} must use the same rule"
+            return None
+        return found.pop()
 
     def _rule_bodies(self, clause: dict[str, Any]) -> list[dict[str, Any]]:
         return list(clause["versions"]) if "versions" in clause else [clause]

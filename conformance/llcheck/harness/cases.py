@@ -21,9 +21,9 @@ from typing import Any
 
 from jsonschema.exceptions import ValidationError
 
-from loveletter_ref.engine.tables import tables_for
 from loveletter_ref.errors import Problem, SpecError
 from loveletter_ref.spec import Edition, known_specs, load_spec
+from loveletter_ref.spec.facts import facts_for
 from loveletter_ref.spec.schema import pointer_text, short_message, validator_for
 from loveletter_ref.spec.yamlsafe import MAX_INT_DIGITS, Refused, TooLarge, confined, decode, read_bounded
 
@@ -525,7 +525,7 @@ def _against(case: Case, edition: Edition, known_readings: set[str]) -> Iterator
     if not rules.supports(case.players):
         yield f"{rules.id} is for {rules.min_players}-{rules.max_players} players, not {case.players}"
         return
-    target = tables_for(rules, case.players).numbers["tokens_to_win"]
+    target = facts_for(rules, case.players).numbers["tokens_to_win"]
     if case.tokens is not None and target is not None and max(case.tokens) >= target:
         seat = case.tokens.index(max(case.tokens))
         yield (f"tokens: player {seat} starts with {case.tokens[seat]} tokens, and {target} win a "

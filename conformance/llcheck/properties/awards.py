@@ -6,6 +6,12 @@ round-end invariants can judge any engine. Tokens gained during a round come fro
 guess that scores (Premium's Bishop) and from a card that pays a player knocked out with it
 already in their discards (Premium's Constable); at a round's end, from winning, from a
 prediction on a winner (Premium's Jester) and from a bonus card (z-man-2019's Spy).
+
+Independent on purpose: the rule facts come from the shared derivation (`Rules`, built on
+`loveletter_ref.spec.facts`), but the token payments, the showdown comparison and the tie chain
+are re-implemented here over JSON states, apart from the engine's `Game` code
+(`engine/showdown.py`), so that a bug in one is caught by the other: the invariants run this
+oracle against the reference engine on every fuzzed round (tests/test_properties.py).
 """
 
 from __future__ import annotations

@@ -87,7 +87,7 @@ class HandSize(Invariant):
     name = "hand-size"
     protects = ("every player still in holds one card between turns, the player on turn two (more "
                 "while resolving a draw-and-return card), an eliminated player none")
-    kinds = ("deal", "turn_draw", "turn_play", "draw_return", "elimination")
+    kinds = ("deal", "turn_draw", "first_turn_draw", "turn_play", "draw_return", "elimination")
 
     def __init__(self, rules: Rules, ctx: Context):
         super().__init__(rules, ctx)
@@ -115,6 +115,9 @@ class HandSize(Invariant):
         if s["eliminated"][seat]:
             return 0, "while out of the round"
         if seat == s["turn"] and s["phase"] == "play":
+            first = rules.first_turn_draw
+            if first is not None and not any(s["discards"]):  # nothing played yet: the first turn
+                return rules.deal + first, "on the round's first turn"
             return rules.deal + rules.turn_draw, "on their turn"
         if seat == s["turn"] and s["phase"] == "keep":
             return self.keeping, "while keeping one of the cards drawn"

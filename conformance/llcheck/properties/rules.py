@@ -14,15 +14,12 @@ from functools import lru_cache
 from typing import Any
 
 from loveletter_ref.spec import Edition, load_spec
+from loveletter_ref.spec.facts import facts_for
+from loveletter_ref.spec.model import MODIFIER_OF, PROPERTY_KINDS, STEP_KINDS, table_lookup
 
-STEP_KINDS = frozenset({"choose", "guess", "look", "compare", "protect", "discard_draw",
-                        "draw_return", "trade", "predict", "force_next_target", "offer_redraw"})
-"""Card steps whose effects on hands, piles and tokens the invariants model."""
-
-PROPERTY_KINDS = frozenset({"forced_with", "out_if_discarded", "bonus_token", "counter", "showdown_bonus",
-                            "token_if_eliminated", "loses_at_showdown_to", "out_if_hand_total"})
-"""Card properties the invariants model (a player knocked out by `out_if_hand_total` is paid like
-any player knocked out during an action)."""
+MODELLED_KINDS = frozenset(STEP_KINDS + PROPERTY_KINDS + tuple(MODIFIER_OF))
+"""Card rule kinds the invariants model: every step, modifier and property of the vocabulary (a
+player knocked out by `out_if_hand_total` is paid like any player knocked out during an action)."""
 
 RULE_SHAPES = {"look": ("target", "targets", "one_of_targets"), "trade": ("target", "targets")}
 """The shapes of string rules the invariants model."""
@@ -42,6 +39,9 @@ class Rules:
     set_aside: int
     face_up: int
     turn_draw: int
+    first_turn_draw: int | None
+    """Cards the round's first player draws on the round's first turn, where an exception to
+    `turn_draw` says so (None: no exception at this player count)."""
     forced: dict[str, frozenset[str]]
     """Card -> the cards that, held with it, force it to be played."""
     out_any_reason: frozenset[str]
@@ -105,21 +105,21 @@ class Rules:
 def rules_for(edition: str | Edition, players: int) -> Rules:
     """The rules of `edition` (bundled id, path or compiled spec) for `players` players."""
     spec = load_spec(edition) if not isinstance(edition, Edition) else edition
+    facts = facts_for(spec, players)
     general = spec.general
     names = spec.names
-    deck = Counter(names[c] for c in spec.deck(players))
-    set_aside = spec.player_table("set_aside", players)
-    face_up = spec.player_table("face_up", players, default=0)
+    deck = Counter(names[c] for c in facts.deck)
+    set_aside = facts.number("set_aside")
+    face_up = facts.number("face_up")
     deal = general["deal"].need()
     steps = {card.name: {step.kind: step for step in card.steps} for card in spec.cards}
-    shields = [step.clause.rule for by_kind in steps.values() for kind, step in by_kind.items()
-               if kind == "protect"]
+    shields = [clause.rule for clause in facts.shields]
     return Rules(
         edition=spec, players=players, deck=deck,
         pile=sum(deck.values()) - set_aside - face_up - deal * players,
         deal=deal, set_aside=set_aside, face_up=face_up, turn_draw=general["turn_draw"].need(),
-        forced={card.name: frozenset(names[i] for i in card.forced_with)
-                for card in spec.cards if card.forced is not None},
+        first_turn_draw=table_lookup(facts.first_turn[0].need(), players) if facts.first_turn else None,
+        forced={names[card]: frozenset(names[i] for i in forcing) for card, forcing, _ in facts.forcing},
         out_any_reason=_out(spec, "any_reason"), out_when_played=_out(spec, "when_played"),
         protectors=frozenset(name for name, by_kind in steps.items() if "protect" in by_kind),
         shield_blocks_choosing=bool(shields) and all("chosen_by_others" in rule["blocks"]
@@ -131,8 +131,8 @@ def rules_for(edition: str | Edition, players: int) -> Rules:
                   for name, by_kind in steps.items() if "choose" in by_kind},
         groups={name: _group(by_kind) for name, by_kind in steps.items()
                 if "choose" in by_kind and by_kind["choose"].clause.rule.get("count", 1) > 1},
-        guesses={card.name: _guesses(spec, players, steps[card.name]["guess"].clause.rule)
-                 for card in spec.cards if "guess" in steps[card.name]},
+        guesses={names[card]: decision.guesses for card, decision in enumerate(facts.decisions)
+                 if decision.guess is not None},
         markers=frozenset(name for name, by_kind in steps.items() if "force_next_target" in by_kind),
         hit_tokens=frozenset(name for name, by_kind in steps.items() if "guess" in by_kind
                              and by_kind["guess"].clause.rule.get("on_hit") == "gain_token"),
@@ -143,16 +143,15 @@ def rules_for(edition: str | Edition, players: int) -> Rules:
         eliminated_tokens={card.name: card.eliminated_token.rule for card in spec.cards
                            if card.eliminated_token is not None},
         round_tokens=general["round_tokens"].need(),
-        bonuses=tuple((card.name, card.bonus.rule["amount"]) for card in spec.cards
-                      if card.bonus is not None),
-        values={card.name: card.value for card in spec.cards},
+        bonuses=tuple((names[card], clause.rule["amount"]) for card, clause in facts.bonuses),
+        values=dict(zip(names, facts.values, strict=True)),
         showdown_bonus={card.name: card.showdown_bonus.rule for card in spec.cards
                         if card.showdown_bonus is not None},
-        loses_to={card.name: frozenset(names[i] for i in card.loses_to) for card in spec.cards
-                  if card.loses_to},
+        loses_to={names[card]: frozenset(names[i] for i in losing)
+                  for card, losing in enumerate(facts.loses_to) if losing},
         tie=tuple(general["tie"].need()),
         mid_round_ends=general["game_end"].rule.get("mid_round") == "ends_game",
-        target=spec.player_table("tokens_to_win", players),
+        target=facts.number("tokens_to_win"),
         winnerless=general["tie"].need()[-1] == "nobody" or "all_eliminated" in general,
         unmodelled=_unmodelled(spec),
     )
@@ -171,16 +170,6 @@ def _group(by_kind: dict[str, Any]) -> tuple[int, int, bool]:
         look.clause.rule == "one_of_targets"
 
 
-def _guesses(spec: Edition, players: int, rule: dict[str, Any]) -> tuple[str | int, ...]:
-    """What a guess may name: the cards (or values) in this player count's deck, less exclusions."""
-    present = [card for card in spec.cards if card.count_for(players) > 0]
-    excluded = set(rule.get("exclude", ()))
-    if rule["by"] == "value":
-        barred = {spec.card(name).value for name in excluded}
-        return tuple(sorted({card.value for card in present} - barred))
-    return tuple(card.name for card in present if card.name not in excluded)
-
-
 def _unmodelled(spec: Edition) -> frozenset[str]:
     """Rule kinds (and rule shapes) of `spec` outside what the invariants model."""
     out = {f"game_end:{key}" for key in spec.general["game_end"].rule if key not in ("several", "mid_round")}
@@ -188,9 +177,7 @@ def _unmodelled(spec: Edition) -> frozenset[str]:
         if clause.card is None or clause.kind == "card":
             continue
         rule = clause.rule
-        if clause.kind in ("on_tie", "no_target", "empty_deck", "short_deck"):
-            continue
-        if clause.kind not in STEP_KINDS | PROPERTY_KINDS:
+        if clause.kind not in MODELLED_KINDS:
             out.add(clause.kind)
         elif clause.kind in RULE_SHAPES and rule not in RULE_SHAPES[clause.kind]:
             out.add(f"{clause.kind}:{rule}")
