@@ -24,7 +24,7 @@ from typing import IO, Any
 
 from loveletter_ref.spec import Edition, known_specs, load_spec
 
-from .. import campaigns, exitcodes
+from .. import campaigns, cluster, exitcodes
 from ..arguments import seconds
 from ..baseline import checking as baseline
 from ..baseline import report as baseline_report
@@ -67,6 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     engine.add_argument("--jobs", type=int, default=1, metavar="N",
                         help="engines run in parallel, one case at a time each; --properties and --fuzz "
                              "share the editions and player counts among N processes (default 1)")
+    cluster.add_argument(engine, "--properties and --fuzz (one task per edition and player count)")
     engine.add_argument("--validate-protocol", action="store_true",
                         help="check every message the engine sends against the protocol schema")
     engine.add_argument("--case-timeout", type=seconds, default=60.0, metavar="S",
@@ -447,6 +448,7 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
     if known is not None:
         known.check_ids(case.id for case in corpus)
     campaigns.require(args.properties, args.fuzz is not None)
+    cluster.require(args.cluster)
     baselines = _baselines(args, files)
     make_engine = engine_factory(impl, timeout=args.timeout, validate=args.validate_protocol,
                                  launch=engine_options.launch(args), specs=reference)
@@ -582,10 +584,10 @@ class _Session:
         try:
             if args.properties:
                 campaigns.run_properties(make_engine, specs, args.profile, args.seed, self.record, args.jobs,
-                                         wanted)
+                                         wanted, args.cluster)
             if args.fuzz:
                 campaigns.run_fuzz(make_engine, specs, args.fuzz, args.seed, Path(args.fuzz_dir), self.record,
-                                   args.jobs, wanted)
+                                   args.jobs, wanted, args.cluster)
         except KeyboardInterrupt:
             return True
         except UsageError as exc:
