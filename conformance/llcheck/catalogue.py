@@ -123,16 +123,17 @@ class Catalogue:
             return {}
         return found if isinstance(found, dict) and found.get("format") == FORMAT else {}
 
-    def write(self, refresh: bool = False, jobs: int = 1) -> str:
-        """Settle what changed (in `jobs` processes), then write the data and the report; a
-        summary of the work."""
+    def write(self, refresh: bool = False, jobs: int = 1, cluster: str | None = None) -> str:
+        """Settle what changed (in `jobs` processes, or as tasks on `cluster`), then write the data
+        and the report; a summary of the work."""
         old = {} if refresh else self.stored().get("entries", {})
         todo = entries()
         marks = {entry.id: self.fingerprint(entry) for entry in todo}
         stale = [e for e in todo if old.get(e.id, {}).get("fingerprint") != marks[e.id]]
         done: dict[str, Any] = {}
         work = [(entry, self.budget, self.z3_timeout) for entry in stale]
-        for n, (entry, result) in enumerate(zip(stale, in_workers(_settle, work, jobs), strict=True), 1):
+        settled = in_workers(_settle, work, jobs, cluster=cluster)
+        for n, (entry, result) in enumerate(zip(stale, settled, strict=True), 1):
             self._progress(n, len(stale), entry)
             done[entry.id] = result
         new = {e.id: {"fingerprint": marks[e.id], "result": done[e.id]} if e.id in done else old[e.id]

@@ -23,7 +23,7 @@ from loveletter_ref.probes.prover import NOT_APPLICABLE, UNREACHABLE, ProbeAnswe
 from loveletter_ref.probes.unroll import encodable
 from loveletter_ref.spec import OPTIONAL_GENERAL_IDS, Edition, known_specs
 
-from .. import exitcodes
+from .. import cluster, exitcodes
 from ..arguments import seconds
 from ..errors import UsageError
 from ..progress import Status
@@ -47,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "players)")
     parser.add_argument("--jobs", type=int, default=1, metavar="J",
                         help="spec and player-count combinations probed in parallel (default 1)")
+    cluster.add_argument(parser, "the spec and player-count combinations (one task each)")
     parser.add_argument("--version-of", action="append", metavar="CLAUSE=N",
                         help="for a reading: probe version N of a contradicted clause")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -146,7 +147,7 @@ def _jobs(args: argparse.Namespace, editions: list[Edition]) -> list[tuple[Editi
 def _results(args: argparse.Namespace, jobs: list[tuple[Edition, int]],
              names: list[str]) -> Iterator[dict[str, Any]]:
     calls = [(str(e.path or e.id), _chosen(e), n, names, args.timeout, not args.query) for e, n in jobs]
-    yield from in_workers(_probe, calls, args.jobs)
+    yield from in_workers(_probe, calls, args.jobs, cluster=args.cluster)
 
 
 def _chosen(edition: Edition) -> dict[str, int]:
@@ -175,6 +176,7 @@ def _names(args: argparse.Namespace, editions: list[Edition]) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    cluster.require(args.cluster)
     editions = _editions(args)
     names = _names(args, editions)
     jobs = []
