@@ -11,28 +11,17 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from cluster_adapters import MARK
 from hostile import written_so_far
+from untimed import untimed
 
 from llcheck.cli import build_parser
 
 pytest.importorskip("distributed")
 
 TESTS = Path(__file__).parent
-
-def untimed(report: Any) -> Any:
-    """A JSON report with what differs between two runs of the same command left out: when it
-    started, how long things took (`seconds`, `build_seconds`, ...). The rest must match."""
-    if isinstance(report, dict):
-        return {key: untimed(value) for key, value in report.items()
-                if key != "started" and not key.endswith("seconds")}
-    if isinstance(report, list):
-        return [untimed(value) for value in report]
-    return report
-
 
 def report_bytes(path: Path) -> bytes:
     return json.dumps(untimed(json.loads(path.read_text())), indent=1, ensure_ascii=False).encode()

@@ -34,6 +34,7 @@ COMMANDS = {
     "perft": "count the legal action sequences of a fixed deal, or compare an engine's count",
     "probe": "prove what can never happen in a round and find games for what can (z3)",
     "disputes": "compare rulebook readings: where they differ, a witness game or a proof it never matters",
+    "report": "join the JSON reports of check --shard K/N parts into the report of the whole run",
 }
 """Subcommand name -> one-line help; the module `llcheck.commands.<name>` implements it."""
 

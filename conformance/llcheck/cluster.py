@@ -47,7 +47,7 @@ def address(text: str) -> str:
     """A `--cluster` value: `local:N` with N from 1 to MAX_LOCAL, or a scheduler address."""
     if text.startswith(LOCAL):
         count = text[len(LOCAL):]
-        if not count.isdigit() or not 1 <= int(count) <= MAX_LOCAL:
+        if not (count.isascii() and count.isdigit()) or not 1 <= int(count) <= MAX_LOCAL:
             raise argparse.ArgumentTypeError(f"local:N takes a number of workers from 1 to {MAX_LOCAL}, "
                                              f"not {text!r}")
         return text

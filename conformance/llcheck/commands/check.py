@@ -24,7 +24,7 @@ from typing import IO, Any
 
 from loveletter_ref.spec import Edition, known_specs, load_spec
 
-from .. import campaigns, cluster, exitcodes
+from .. import campaigns, cluster, exitcodes, shard
 from ..arguments import seconds
 from ..baseline import checking as baseline
 from ..baseline import report as baseline_report
@@ -90,6 +90,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="only the case ids matching (repeatable)")
     cases.add_argument("--skip", action="append", default=[], metavar="GLOB",
                        help="leave out the case ids matching (repeatable)")
+    cases.add_argument("--shard", type=shard.parse, metavar="K/N",
+                       help="run part K of N of the cases and campaigns selected (a CI job matrix; join "
+                            "the parts' JSON reports with llcheck report --merge)")
     cases.add_argument("--known-failures", metavar="FILE",
                        help="case ids (one per line, with the reason) that must keep failing")
     cases.add_argument("--corpus", metavar="DIR",
@@ -117,6 +120,8 @@ def _check_numbers(args: argparse.Namespace) -> None:
         raise UsageError("--jobs must be at least 1")
     if args.fuzz is not None and args.fuzz < 1:
         raise UsageError("--fuzz must be at least 1")
+    if args.shard is not None and args.baseline:
+        raise UsageError("--shard does not go with --baseline: check the baseline in a job of its own")
     if args.jobs > MAX_JOBS:
         raise UsageError(f"--jobs must be at most {MAX_JOBS}")
     cpus = os.cpu_count() or 1
@@ -470,8 +475,8 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
     info = RunInfo(_named(args), engine.hello, _options(args, editions, selection.groups))
     session = _Session(args, info, known, outputs, cases, baselines, files)
     with signals.polled() as stop:
-        outcome = run_cases(cases, make_engine, jobs=args.jobs, engine=engine, on_result=session.record,
-                            case_timeout=args.case_timeout, stop=stop)
+        outcome = run_cases(session.cases, make_engine, jobs=args.jobs, engine=engine,
+                            on_result=session.record, case_timeout=args.case_timeout, stop=stop)
     interrupted = outcome.interrupted or session.campaigns(make_engine, editions)
     checked = time.perf_counter() - began  # the baseline replay is timed on its own line
     if baselines is not None and not interrupted:
@@ -555,11 +560,14 @@ class _Session:
         self.paths = _edition_files(self.files)
         """The same files, by edition id (what replay and record commands name)."""
         self.replay = _Replay(args, self.paths)
-        self.selection = Selection(run=args.only, skip=args.skip)
+        self.selection = Selection(run=args.only, skip=args.skip, shard=args.shard)
+        self.cases = [case for case in cases if self.selection.wants_id(case.id)]
+        """The cases run: those selected, in the --shard part."""
         self.results: list[Result] = []
         self.usage_error: UsageError | None = None
         self.rank = {case.id: n for n, case in enumerate(cases)}
-        self.progress = Progress(len(cases), "cases")
+        """Where each result id stands in the reports' order (in the whole run's, with --shard)."""
+        self.progress = Progress(len(self.cases), "cases")
         outputs.begin(info)
 
     def record(self, result: Result) -> None:
@@ -605,6 +613,9 @@ class _Session:
         else:
             code = _verdict_code(results)
         report = Report(self.info, results, seconds, interrupted, code)
+        if self.args.shard is not None:
+            order = {r.id: self.rank.get(r.id, len(self.rank)) for r in results}
+            report.shard = {"index": self.args.shard.index, "count": self.args.shard.count, "order": order}
         record = baseline_report.record_command(self.info.impl, engine_options.given(self.args), self.paths)
         if self.baselines is not None:
             report.exit_code = code = self.baselines.exit_code(code)

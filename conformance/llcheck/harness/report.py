@@ -64,6 +64,9 @@ class Report:
     exit_code: int = 0
     baseline: list[Json] | None = None
     """`check --baseline`: how the engine compares with each baseline (llcheck/baseline/report.py)."""
+    shard: Json | None = None
+    """`check --shard`: which part this is, and where each result stands in the whole run's order
+    (`llcheck report --merge` joins the parts)."""
 
     @property
     def tally(self) -> Tally:
@@ -90,6 +93,7 @@ class Report:
             "results": [r.to_json() for r in others],
             "golden": {"summary": Tally.of(golden).to_json(), "results": [r.to_json() for r in golden]},
             **({"baseline": self.baseline} if self.baseline is not None else {}),
+            **({"shard": self.shard} if self.shard is not None else {}),
         }
 
 
