@@ -141,7 +141,7 @@ def _property_ids(seat: Seat) -> list[str]:
 
 def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], jobs: int,
               on_result: Callable[[Result], None], wanted: Callable[[Seat], bool],
-              died: Callable[[Seat, int | None], list[Result]], cluster: str | None) -> list[Result]:
+              died: Callable[[Seat, int | None], list[Result]], cluster: str | None = None) -> list[Result]:
     """`work(seat)` for every wanted edition and player count, each seat's results passed to
     `on_result` as soon as it is done (in seat order with one job; with more, in the order they
     finish) and returned in seat order; in `jobs` processes, the longest first (`_size`), each
