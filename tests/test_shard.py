@@ -71,6 +71,15 @@ def test_a_part_with_nothing_to_run_is_an_empty_report_that_still_merges(capsys,
     assert sorted(sizes) == [0, 0, 0, 1]
 
 
+def test_an_engine_that_will_not_start_is_reported_once_by_the_merge(capsys, tmp_path):
+    whole, merged, codes = whole_and_parts(capsys, tmp_path, 2, "--impl", "python:adapters:cannot_start",
+                                           "-q")
+    assert codes == [3, 3] and merged[0] == whole[0] == 3  # check says why on stderr, the merge on stdout
+    same_reports(tmp_path)
+    results = json.loads((tmp_path / "merged.json").read_text())["results"]
+    assert [r["id"] for r in results] == ["engine/start"]
+
+
 def test_every_id_is_in_exactly_one_part_and_a_seat_is_checked_whole():
     ids = [f"classic.required/case-{n}" for n in range(200)] + \
         [f"property/{name}/classic/{n}p" for name in ("tokens", "all") for n in (2, 3, 4)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 from dataclasses import dataclass
+from typing import Any
 
 MAX_PARTS = 1000
 """The most parts a run is split into (beyond it, a typing slip)."""
@@ -33,8 +34,10 @@ class Shard:
         digest = hashlib.sha256(key(result_id).encode("utf-8")).digest()
         return int.from_bytes(digest[:8], "big") % self.count == self.index - 1
 
-    def __str__(self) -> str:
-        return f"{self.index}/{self.count}"
+    def described(self, order: dict[str, int]) -> dict[str, Any]:
+        """The `shard` field of this part's JSON report: which part it is, and where each of its
+        results (by id) stands in the whole run's order."""
+        return {"index": self.index, "count": self.count, "order": order}
 
 
 def key(result_id: str) -> str:

@@ -534,7 +534,10 @@ def _cannot_start(args: argparse.Namespace, outputs: _Outputs, message: str, sec
                     replay=_Replay(args, {}).base, not_run=True)
     outputs.begin(info)
     outputs.result(result)
-    outputs.finish(Report(info, [result], seconds, exit_code=exitcodes.ENGINE))
+    report = Report(info, [result], seconds, exit_code=exitcodes.ENGINE)
+    if args.shard is not None:  # every part says so: the merge keeps one
+        report.shard = args.shard.described({result.id: 0})
+    outputs.finish(report)
     return exitcodes.BAD_INPUT if outputs.problems else exitcodes.ENGINE
 
 
@@ -614,8 +617,8 @@ class _Session:
             code = _verdict_code(results)
         report = Report(self.info, results, seconds, interrupted, code)
         if self.args.shard is not None:
-            order = {r.id: self.rank.get(r.id, len(self.rank)) for r in results}
-            report.shard = {"index": self.args.shard.index, "count": self.args.shard.count, "order": order}
+            report.shard = self.args.shard.described({r.id: self.rank.get(r.id, len(self.rank))
+                                                      for r in results})
         record = baseline_report.record_command(self.info.impl, engine_options.given(self.args), self.paths)
         if self.baselines is not None:
             report.exit_code = code = self.baselines.exit_code(code)

@@ -51,10 +51,14 @@ class _Part:
             self.results = [_result(r, order) for r in [*data["results"], *data["golden"]["results"]]]
             self.seconds, self.started = float(data["seconds"]), str(data["started"])
             self.code, self.interrupted = int(data["exit_code"]), bool(data["interrupted"])
+            engine, self.options = data["engine"], dict(data["options"])
+            self.impl = str(engine["impl"])
+            self.hello = Hello(engine["name"], engine["version"], tuple(engine["editions"]),
+                               frozenset(engine["capabilities"]), engine["protocol"])
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise self.bad(f"is not a report of a part as check --shard writes it ({type(exc).__name__}: "
                            f"{exc})") from None
-        self.same = {key: data.get(key) for key in SAME}
+        self.same: dict[str, Any] = {key: data.get(key) for key in SAME}
 
     def bad(self, why: str) -> UsageError:
         return UsageError(f"--merge {self.path}: {why}")
@@ -96,12 +100,12 @@ def merge(paths: list[Path]) -> Report:
             raise UsageError(f"--merge: part {index} of {first.count} is {what}")
     ranked = sorted((rank, part.index, n, result) for part in parts
                     for n, (rank, result) in enumerate(part.results))
-    results = [result for *_, result in ranked]
-    same = first.same
-    engine = same["engine"]
-    hello = Hello(engine["name"], engine["version"], tuple(engine["editions"]),
-                  frozenset(engine["capabilities"]), engine["protocol"])
-    info = RunInfo(engine["impl"], hello, same["options"], started=min(part.started for part in parts))
+    results: list[Result] = []
+    owner: dict[str, int] = {}
+    for _, index, _, result in ranked:  # an engine that would not start: each part says so, once is kept
+        if owner.setdefault(result.id, index) == index:
+            results.append(result)
+    info = RunInfo(first.impl, first.hello, first.options, started=min(part.started for part in parts))
     interrupted = any(part.interrupted for part in parts)
     return Report(info, results, max(part.seconds for part in parts), interrupted,
                   _exit_code(parts, results, interrupted))
