@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from cluster_adapters import MARK
+from conftest import run_llcheck
 from hostile import written_so_far
 from untimed import untimed
 
@@ -128,3 +129,10 @@ def test_a_probe_on_a_local_cluster_answers_what_one_process_answers():
     assert answers == untimed(json.loads(alone.stdout))
     assert {r["status"] for r in answers[0]["results"]} >= {"reachable", "unreachable"}
 
+
+
+def test_disputes_takes_cluster_with_all_only(capsys):
+    code, out, err = run_llcheck(capsys, "disputes", "classic", "z-man-2019", "--cluster", "local:2")
+    assert (code, out) == (2, "")
+    assert err == ("llcheck disputes: --check, --refresh, --jobs, --cluster, --output and --data go with "
+                   "--all\n")
