@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import itertools
 import logging
-import os
 import sys
+import uuid
 import warnings
 from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any, TypeVar
@@ -38,9 +37,6 @@ CONNECT_SECONDS = 10
 
 EVENTS = "llcheck-task"
 """The Dask event topic each task logs its start under, so that a retried task can be named."""
-
-_RUN = itertools.count()
-"""Numbers the runs of this process, so that the tasks of one never share keys with another's."""
 
 
 def address(text: str) -> str:
@@ -87,9 +83,11 @@ def on_cluster(cluster: str, work: Callable[[Item], Answer], items: Sequence[Ite
     submitted in the order `first` sorts them by (higher priority first), each worker running
     `cleanup` when it closes. An item whose task killed its workers is answered `died(item, None)`;
     an exception `work` raises is raised here. Leaving early (Ctrl-C) cancels what is not done."""
+    if not items:
+        return
     distributed = _distributed()
     order = sorted(range(len(items)), key=lambda i: first(items[i])) if first else list(range(len(items)))
-    run = f"llcheck-{os.getpid()}-{next(_RUN)}"
+    run = f"llcheck-{uuid.uuid4().hex}"  # task keys of their own, on a scheduler other runs share
     with _client(distributed, cluster) as client:
         if cleanup is not None:
             from .cluster_cleanup import Cleanup  # it needs dask.distributed
@@ -108,7 +106,7 @@ def on_cluster(cluster: str, work: Callable[[Item], Answer], items: Sequence[Ite
                 yield index, answer
         finally:
             client.cancel([future for future in futures if not future.done()])
-            _say_retried(client, run)
+            _say_retried(client, run, len(items))
 
 
 def _task(work: Callable[[Item], Answer], item: Item, run: str, index: int) -> Answer:
@@ -122,7 +120,7 @@ def _task(work: Callable[[Item], Answer], item: Item, run: str, index: int) -> A
     return work(item)
 
 
-def _say_retried(client: Any, run: str) -> None:
+def _say_retried(client: Any, run: str, tasks: int) -> None:
     """A note on stderr for each task of `run` started more than once (its worker was lost)."""
     with contextlib.suppress(Exception):  # the scheduler may be gone already: the note is all that is lost
         started: dict[int, list[str]] = {}
@@ -131,8 +129,8 @@ def _say_retried(client: Any, run: str) -> None:
                 started.setdefault(event["index"], []).append(event["worker"])
         for index, workers in sorted(started.items()):
             if len(workers) > 1:
-                print(f"llcheck: cluster: task {index + 1} was started again after its worker was lost "
-                      f"(on {', '.join(workers)}); its answer is the last run's", file=sys.stderr)
+                print(f"llcheck: cluster: task {index + 1} of {tasks} was started again after its worker "
+                      f"was lost (on {', '.join(workers)}); its answer is the last run's", file=sys.stderr)
 
 
 @contextlib.contextmanager
