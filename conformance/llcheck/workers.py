@@ -42,8 +42,8 @@ END_GRACE = 3.0
 class WorkerDied(Exception):
     """A worker process died while working on an item (and no `died` answer was given for it)."""
 
-    def __init__(self, exitcode: int | None):
-        super().__init__(f"a worker process of --jobs died while working ({ended(exitcode)})")
+    def __init__(self, exitcode: int | None, option: str = "--jobs"):
+        super().__init__(f"a worker process of {option} died while working ({ended(exitcode)})")
         self.exitcode = exitcode
 
 
@@ -87,7 +87,7 @@ def as_done(work: Callable[[Item], Answer], items: Sequence[Item], jobs: int, *,
         from .cluster import on_cluster  # it brings dask.distributed
 
         yield from on_cluster(cluster, work, items, first=first, cleanup=cleanup,
-                              died=died or _died_unanswered)
+                              died=died or _died_on_cluster)
         return
     if jobs <= 1 or len(items) <= 1:
         for index, item in enumerate(items):
@@ -125,8 +125,8 @@ def as_done(work: Callable[[Item], Answer], items: Sequence[Item], jobs: int, *,
                 yield index, died(items[index], exitcode)
 
 
-def _died_unanswered(item: object, exitcode: int | None) -> Any:
-    raise WorkerDied(exitcode)
+def _died_on_cluster(item: object, exitcode: int | None) -> Any:
+    raise WorkerDied(exitcode, "--cluster")
 
 
 class _Workers:
