@@ -152,3 +152,25 @@ def test_reports_that_are_not_the_parts_of_one_run_are_one_line_and_exit_code_2(
     assert (code, out) == (2, "")
     assert err.startswith("llcheck report: " + message.format(p=parts, t=tmp_path))
     assert len(err.splitlines()) == 1
+
+
+def test_a_part_report_follows_the_schema_and_the_merge_drops_its_shard_field(capsys, tmp_path, parts):
+    from test_check_command import schema_validator
+
+    validator = schema_validator()
+    part = json.loads((parts / "1.json").read_text())
+    validator.validate(part)
+    assert part["shard"]["index"] == 1 and part["shard"]["count"] == 2
+    assert set(part["shard"]["order"]) == {r["id"] for r in part["results"]}
+    code, _, err = run(capsys, "report", "--merge", str(parts / "1.json"), str(parts / "2.json"), "--json",
+                       str(tmp_path / "whole.json"), "-q")
+    assert code == 0, err
+    validator.validate(json.loads((tmp_path / "whole.json").read_text()))
+
+
+def test_the_merge_will_not_overwrite_a_part(capsys, parts):
+    code, out, err = run(capsys, "report", "--merge", str(parts / "1.json"), str(parts / "2.json"), "--junit",
+                         str(parts / "2.json"))
+    assert (code, out) == (2, "")
+    assert err == f"llcheck report: --junit {parts}/2.json would overwrite a report it joins\n"
+    assert json.loads((parts / "2.json").read_text())["shard"]["index"] == 2
