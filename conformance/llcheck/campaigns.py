@@ -146,12 +146,15 @@ def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], job
     `on_result` as soon as it is done (in seat order with one job; with more, in the order they
     finish) and returned in seat order; in `jobs` processes, the longest first (`_size`), each
     killing the engine programs it started when it is ended (a seat whose process dies gets the
-    results `died` gives), or as tasks on `cluster`; hypothesis's files in `_hypothesis_home()`."""
+    results `died` gives), or as tasks on `cluster`; hypothesis's files in `_hypothesis_home()` (a
+    cluster's worker: its own, on its machine)."""
     seats = [seat for seat in _seats(editions) if wanted(seat)]
     batches: dict[int, list[Result]] = {}
-    with _hypothesis_home() as home:
-        for index, batch in as_done(functools.partial(_at_home, home, work), seats, jobs, first=_size,
-                                    cleanup=kill_leftovers, died=died, cluster=cluster):
+    with contextlib.ExitStack() as stack:
+        run = functools.partial(_at_own_home, work) if cluster else \
+            functools.partial(_at_home, stack.enter_context(_hypothesis_home()), work)
+        for index, batch in as_done(run, seats, jobs, first=_size, cleanup=kill_leftovers, died=died,
+                                    cluster=cluster):
             for result in batch:
                 on_result(result)
             batches[index] = batch
@@ -176,6 +179,13 @@ def _at_home(home: Path, work: Callable[[Seat], list[Result]], seat: Seat) -> li
         return work(seat)
     finally:
         set_hypothesis_home_dir(None)
+
+
+def _at_own_home(work: Callable[[Seat], list[Result]], seat: Seat) -> list[Result]:
+    """`work(seat)` with hypothesis's files where `_hypothesis_home()` puts them in this process
+    (a worker of a cluster, maybe on another machine, as another user)."""
+    with _hypothesis_home() as home:
+        return _at_home(home, work, seat)
 
 
 @functools.cache
