@@ -13,18 +13,28 @@ processes, each with engines of its own (`make_engine` is sent to them, so it mu
 the command line's does). Each one is checked exactly as it would be alone, and the results
 are returned in the same order, so a run finds what it finds whatever the number of jobs (they
 reach `on_result` as each edition and player count is done, so that a stopped run keeps them).
+With `cluster`, each edition and player count is a task on that Dask cluster instead
+(`llcheck.cluster`), checked and returned the same way.
 
 Hypothesis keeps files (the constants it reads from local modules, the `thorough` profile's
 example database) under `.hypothesis/` in the working directory; while a campaign runs, they go
 to llcheck's cache folder instead (`_hypothesis_home`), so that checking an engine leaves nothing
 in the user's project.
+
+Hypothesis also draws some values from the constants of the local modules loaded (those outside
+site-packages: an editable install's), so a campaign could explore other games in a process that
+happened to load other modules (a cluster's worker, a `--jobs` worker after another seat loaded
+more). Every process running a seat first loads every module of llcheck and loveletter_ref
+(`_every_module`), so that the same seed plays the same games wherever it runs.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
 import os
+import pkgutil
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -145,12 +155,14 @@ def _property_ids(seat: Seat) -> list[str]:
 def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], jobs: int,
               on_result: Callable[[Result], None], wanted: Callable[[Seat], bool],
               died: Callable[[Seat, int | None], list[Result]],
-              not_applicable: Callable[[Seat], list[Result]] = lambda seat: []) -> list[Result]:
+              not_applicable: Callable[[Seat], list[Result]] = lambda seat: [],
+              cluster: str | None = None) -> list[Result]:
     """`work(seat)` for every wanted edition and player count, each seat's results passed to
     `on_result` as soon as it is done (in seat order with one job; with more, in the order they
     finish) and returned in seat order; in `jobs` processes, the longest first (`_size`), each
     killing the engine programs it started when it is ended (a seat whose process dies gets the
-    results `died` gives); hypothesis's files in `_hypothesis_home()`."""
+    results `died` gives), or as tasks on `cluster`; hypothesis's files in `_hypothesis_home()` (a
+    cluster's worker: its own, on its machine)."""
     seats = [seat for seat in _seats(editions) if wanted(seat)]
     batches: dict[int, list[Result]] = {}
     played = []
@@ -162,9 +174,11 @@ def _campaign(work: Callable[[Seat], list[Result]], editions: list[Edition], job
                 on_result(result)
         else:
             played.append(index)
-    with _hypothesis_home() as home:
-        for index, batch in as_done(functools.partial(_at_home, home, work), [seats[i] for i in played], jobs,
-                                    first=_size, cleanup=kill_leftovers, died=died):
+    with contextlib.ExitStack() as stack:
+        run = functools.partial(_at_own_home, work) if cluster else \
+            functools.partial(_at_home, stack.enter_context(_hypothesis_home()), work)
+        for index, batch in as_done(run, [seats[i] for i in played], jobs, first=_size,
+                                    cleanup=kill_leftovers, died=died, cluster=cluster):
             for result in batch:
                 on_result(result)
             batches[played[index]] = batch
@@ -202,11 +216,34 @@ def _at_home(home: Path, work: Callable[[Seat], list[Result]], seat: Seat) -> li
     hypothesis would put them."""
     from hypothesis.configuration import set_hypothesis_home_dir  # only campaigns need hypothesis
 
+    _every_module()
     set_hypothesis_home_dir(home)
     try:
         return work(seat)
     finally:
         set_hypothesis_home_dir(None)
+
+
+def _at_own_home(work: Callable[[Seat], list[Result]], seat: Seat) -> list[Result]:
+    """`work(seat)` with hypothesis's files where `_hypothesis_home()` puts them in this process
+    (a worker of a cluster, maybe on another machine, as another user)."""
+    with _hypothesis_home() as home:
+        return _at_home(home, work, seat)
+
+
+@functools.cache
+def _every_module() -> None:
+    """Import every module of llcheck and loveletter_ref (but `__main__`, which runs the command):
+    the constants hypothesis draws from are then the same in every process (those whose optional
+    dependencies are missing, such as `llcheck.cluster_cleanup` without Dask, hold none it uses)."""
+    import llcheck
+    import loveletter_ref
+
+    for package in (loveletter_ref, llcheck):
+        for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            if not module.name.endswith(".__main__"):
+                with contextlib.suppress(ImportError):
+                    importlib.import_module(module.name)
 
 
 @contextlib.contextmanager
@@ -236,9 +273,10 @@ def _cache_folder() -> Path | None:
 
 def run_properties(make_engine: MakeEngine, editions: list[Edition], profile: str, seed: int | None,
                    on_result: Callable[[Result], None], jobs: int = 1,
-                   wanted: Wanted = lambda result_id: True, hello: Hello | None = None) -> list[Result]:
-    """Every property for every edition and player count, as results (in `jobs` processes); with
-    the engine's `hello`, those it does not play are not applicable."""
+                   wanted: Wanted = lambda result_id: True, hello: Hello | None = None,
+                   cluster: str | None = None) -> list[Result]:
+    """Every property for every edition and player count, as results (in `jobs` processes, or on
+    `cluster`); with the engine's `hello`, those it does not play are not applicable."""
     check = _run_properties()
     def ids(seat: Seat) -> list[str]:
         return [i for i in (_property_id(name, seat) for name in _property_names()) if wanted(i)]
@@ -246,7 +284,7 @@ def run_properties(make_engine: MakeEngine, editions: list[Edition], profile: st
     return _campaign(functools.partial(_property_results, check, make_engine, profile, seed), editions, jobs,
                      on_result, lambda seat: any(map(wanted, _property_ids(seat))),
                      lambda seat, exitcode: [_died(_property_id("all", seat), "property", seat, exitcode)],
-                     functools.partial(_outside, hello, "property", ids))
+                     functools.partial(_outside, hello, "property", ids), cluster)
 
 
 def _property_results(check: Callable[..., Any], make_engine: MakeEngine, profile: str, seed: int | None,
@@ -279,16 +317,16 @@ def _died(result_id: str, kind: str, seat: Seat, exitcode: int | None) -> Result
 def run_fuzz(make_engine: MakeEngine, editions: list[Edition], n: int, seed: int, out_dir: Path,
              on_result: Callable[[Result], None], jobs: int = 1,
              wanted: Wanted = lambda result_id: True, hello: Hello | None = None,
-             ignore_clauses: tuple[str, ...] = ()) -> list[Result]:
+             ignore_clauses: tuple[str, ...] = (), cluster: str | None = None) -> list[Result]:
     """A differential fuzzing campaign of `n` games per edition and player count, as results (in
-    `jobs` processes); with the engine's `hello`, those it does not play are not applicable;
-    differences suspecting `ignore_clauses` are looked past."""
+    `jobs` processes, or on `cluster`); with the engine's `hello`, those it does not play are not
+    applicable; differences suspecting `ignore_clauses` are looked past."""
     fuzz = _run_fuzz()
     work = functools.partial(_fuzz_results, fuzz, make_engine, n, seed, out_dir, ignore_clauses)
     return _campaign(work, editions, jobs,
                      on_result, lambda seat: wanted(_fuzz_id(seat)),
                      lambda seat, exitcode: [_died(_fuzz_id(seat), "fuzz", seat, exitcode)],
-                     functools.partial(_outside, hello, "fuzz", lambda seat: [_fuzz_id(seat)]))
+                     functools.partial(_outside, hello, "fuzz", lambda seat: [_fuzz_id(seat)]), cluster)
 
 
 DEALT_GAMES = 300

@@ -133,9 +133,9 @@ class Catalogue:
             return {}
         return found if isinstance(found, dict) and found.get("format") == FORMAT else {}
 
-    def write(self, refresh: bool = False, jobs: int = 1) -> str:
-        """Settle what changed (in `jobs` processes), then write the data and the report; a
-        summary of the work."""
+    def write(self, refresh: bool = False, jobs: int = 1, cluster: str | None = None) -> str:
+        """Settle what changed (in `jobs` processes, or as tasks on `cluster`), then write the data
+        and the report; a summary of the work."""
         old = {} if refresh else self.stored().get("entries", {})
         todo = entries()
         marks = {entry.id: self.fingerprint(entry) for entry in todo}
@@ -144,7 +144,8 @@ class Catalogue:
         work = [(entry, self.budget, self.rlimit) for entry in stale]
         left = f"{self.output} and {self.data} are left as they were"
         with unfinished(lambda: f"{len(stale) - len(done)} of {len(stale)} entries to settle ({left})"):
-            for n, (entry, result) in enumerate(zip(stale, in_workers(_settle, work, jobs), strict=True), 1):
+            settled = in_workers(_settle, work, jobs, cluster=cluster)
+            for n, (entry, result) in enumerate(zip(stale, settled, strict=True), 1):
                 self._progress(n, len(stale), entry)
                 done[entry.id] = result
         new = {e.id: {"fingerprint": marks[e.id], "result": done[e.id]} if e.id in done else old[e.id]

@@ -36,6 +36,7 @@ COMMANDS = {
     "probe": "prove what can never happen in a round and find games for what can (z3)",
     "disputes": "compare rulebook readings: where they differ, a witness game or a proof it never matters",
     "replay": "tell a witness, case or game log step by step under one or two specs, and where they part",
+    "report": "join the JSON reports of check --shard K/N parts into the report of the whole run",
     "schema": "print a JSON Schema llcheck uses, or its installed path for an editor (--path)",
     "smoke": "try an engine's handshake, one deal and one action, with a plain diagnosis",
     "view": "write a case, a divergence or a game as a page to step through in a browser",

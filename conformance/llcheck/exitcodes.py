@@ -9,7 +9,7 @@ BAD_INPUT = 2
 ENGINE = 3
 """The engine under test could not be started or talked to (`check`: also restarted, so that cases
 were not run, when none failed on the rules; docs/ci.md gives the order), or a worker process of
-`--jobs` died."""
+`--jobs` (or a task's workers on `--cluster`) died."""
 BASELINE_CHANGED = 4
 """(check --baseline) the engine conforms but behaves differently from its baseline."""
 INTERRUPTED = 130

@@ -44,14 +44,16 @@ END_GRACE = 3.0
 class WorkerDied(Exception):
     """A worker process died while working on an item (and no `died` answer was given for it)."""
 
-    def __init__(self, exitcode: int | None):
-        super().__init__(f"a worker process of --jobs died while working ({ended(exitcode)})")
+    def __init__(self, exitcode: int | None, option: str = "--jobs"):
+        super().__init__(f"a worker process of {option} died while working ({ended(exitcode)})")
         self.exitcode = exitcode
 
 
 def ended(exitcode: int | None) -> str:
     """How a process ended, in words (`exit code 1`, `killed by SIGKILL`)."""
-    if exitcode is None or exitcode >= 0:
+    if exitcode is None:
+        return "its exit code unknown"
+    if exitcode >= 0:
         return f"exit code {exitcode}"
     with contextlib.suppress(ValueError):
         return f"killed by {signal.Signals(-exitcode).name}"
@@ -60,14 +62,14 @@ def ended(exitcode: int | None) -> str:
 
 def in_workers(work: Callable[[Item], Answer], items: Sequence[Item], jobs: int, *,
                first: Callable[[Item], Any] | None = None,
-               cleanup: Callable[[], None] | None = None) -> Iterator[Answer]:
+               cleanup: Callable[[], None] | None = None, cluster: str | None = None) -> Iterator[Answer]:
     """`work(item)` for every item, given in the items' order (`as_done`, each answer held until
     those before it are given): in up to `jobs` worker processes (started in the order `first`
-    sorts the items by, when given), or here when there is one job or one item. `work` and the
-    items are sent to the workers, so they must pickle."""
+    sorts the items by, when given), or here when there is one job or one item, or as tasks on
+    `cluster`. `work` and the items are sent to the workers, so they must pickle."""
     held: dict[int, Answer] = {}
     following = 0
-    for index, answer in as_done(work, items, jobs, first=first, cleanup=cleanup):
+    for index, answer in as_done(work, items, jobs, first=first, cleanup=cleanup, cluster=cluster):
         held[index] = answer
         while following in held:
             yield held.pop(following)
@@ -76,12 +78,19 @@ def in_workers(work: Callable[[Item], Answer], items: Sequence[Item], jobs: int,
 
 def as_done(work: Callable[[Item], Answer], items: Sequence[Item], jobs: int, *,
             first: Callable[[Item], Any] | None = None, cleanup: Callable[[], None] | None = None,
-            died: Callable[[Item, int | None], Answer] | None = None,
+            died: Callable[[Item, int | None], Answer] | None = None, cluster: str | None = None,
             ) -> Generator[tuple[int, Answer], None, None]:
     """`(index, work(item))` for every item, as each one finishes (so that a run stopped midway
     keeps all it finished): in up to `jobs` worker processes, started in the order `first` sorts
-    the items by, when given; with one job or one item, here and in the items' order. An item
-    whose worker dies is answered `died(item, exit code)` (WorkerDied without it)."""
+    the items by, when given; with one job or one item, here and in the items' order; with a
+    `cluster` address, as tasks there (`llcheck.cluster`, whatever `jobs` says). An item whose
+    worker dies is answered `died(item, exit code)` (WorkerDied without it)."""
+    if cluster is not None:
+        from .cluster import on_cluster  # it brings dask.distributed
+
+        yield from on_cluster(cluster, work, items, first=first, cleanup=cleanup,
+                              died=died or _died_on_cluster)
+        return
     if jobs <= 1 or len(items) <= 1:
         for index, item in enumerate(items):
             yield index, work(item)
@@ -116,6 +125,10 @@ def as_done(work: Callable[[Item], Answer], items: Sequence[Item], jobs: int, *,
                 if died is None:
                     raise WorkerDied(exitcode)
                 yield index, died(items[index], exitcode)
+
+
+def _died_on_cluster(item: object, exitcode: int | None) -> Any:
+    raise WorkerDied(exitcode, "--cluster")
 
 
 class _Workers:

@@ -27,7 +27,7 @@ from typing import IO, Any
 from loveletter_ref.plural import counted
 from loveletter_ref.spec import Edition, known_specs, load_spec
 
-from .. import campaigns, exitcodes, progress
+from .. import campaigns, cluster, exitcodes, progress, shard
 from ..arguments import JOBS, SEED, is_file, seconds, whole
 from ..atomic import write_atomic
 from ..baseline import checking as baseline
@@ -88,6 +88,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     engine.add_argument("--jobs", type=JOBS, default=1, metavar="N",
                         help="engines run in parallel, one case at a time each; --properties and --fuzz "
                              "share the editions and player counts among N processes (default 1)")
+    cluster.add_argument(engine, "--properties and --fuzz (one task per edition and player count)")
     engine.add_argument("--validate-protocol", action="store_true",
                         help="check every message the engine sends against the protocol schema")
     engine.add_argument("--case-timeout", type=seconds, default=60.0, metavar="S",
@@ -114,6 +115,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="run again only what failed, errored or passed unexpectedly in the previous run, "
                             "as its --results FILE recorded it (give the same --results; everything when "
                             "nothing did); --run and --skip narrow it further")
+    cases.add_argument("--shard", type=shard.parse, metavar="K/N",
+                       help="run part K of N of the cases and campaigns selected (a CI job matrix; join "
+                            "the parts' JSON reports with llcheck report --merge)")
     cases.add_argument("--known-failures", metavar="FILE",
                        help="case ids (one per line, with the reason) that must keep failing")
     cases.add_argument("--corpus", metavar="DIR",
@@ -164,6 +168,8 @@ def _fuzz_ignored(clauses: list[str], specs: list[Edition]) -> tuple[str, ...]:
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
+    if args.shard is not None and args.baseline:
+        raise UsageError("--shard does not go with --baseline: check the baseline in a job of its own")
     cpus = os.cpu_count() or 1
     if args.jobs > max(2, cpus):
         print(f"llcheck check: warning: --jobs {args.jobs} on {cpus} CPUs: the engines will share them "
@@ -520,6 +526,7 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
     if known is not None:
         known.check_ids(case.id for case in corpus)
     campaigns.require(args.properties, args.fuzz is not None)
+    cluster.require(args.cluster)
     baselines = _baselines(args, files)
     make_engine = engine_factory(impl, timeout=args.timeout, validate=args.validate_protocol,
                                  launch=engine_options.launch(args), specs=reference)
@@ -542,8 +549,8 @@ def _run(args: argparse.Namespace, signals: StopSignals) -> int:
     session = _Session(args, info, known, outputs, cases, baselines, files, editions)
     with signals.polled() as stop:
         session.stop = stop
-        outcome = run_cases(cases, make_engine, jobs=args.jobs, engine=engine, on_result=session.record,
-                            case_timeout=args.case_timeout, stop=stop)
+        outcome = run_cases(session.cases, make_engine, jobs=args.jobs, engine=engine,
+                            on_result=session.record, case_timeout=args.case_timeout, stop=stop)
     interrupted = (outcome.interrupted and not session.halted) or signals.received is not None \
         or session.campaigns(make_engine, editions)
     checked = time.perf_counter() - began  # the baseline replay is timed on its own line
@@ -605,6 +612,8 @@ def _cannot_start(args: argparse.Namespace, outputs: _Outputs, message: str, sec
     outputs.begin(info)
     outputs.result(result)
     report = Report(info, [result], seconds, exit_code=exitcodes.ENGINE)
+    if args.shard is not None:  # every part says so: the merge keeps one
+        report.shard = args.shard.described({result.id: 0})
     outputs.finish(report, lambda: _html_page(report, {}, {}))
     return exitcodes.BAD_INPUT if outputs.problems else exitcodes.ENGINE
 
@@ -642,15 +651,19 @@ class _Session:
         self.paths = _edition_files(self.files)
         """The same files, by edition id (what replay and record commands name)."""
         self.replay = _Replay(args, self.paths)
-        self.selection = Selection(run=args.only, skip=args.skip)
+        self.selection = Selection(run=args.only, skip=args.skip, shard=args.shard)
+        self.cases = [case for case in cases if self.selection.wants_id(case.id)]
+        """The cases run: those selected, in the --shard part."""
         self.results: list[Result] = []
         self.usage_error: UsageError | None = None
         self.rank = {case.id: n for n, case in enumerate(cases)}
-        self.cases = {case.id: case for case in cases}
+        """Where each result id stands in the reports' order (in the whole run's, with --shard)."""
+        self.by_id = {case.id: case for case in cases}
+        """Every case by its id (for the --html page)."""
         specs = _specs(editions or [], self.files)
         campaign_ids = ((campaigns.expected_property_ids(specs) if args.properties else [])
                         + (campaigns.fuzz_ids(specs) if args.fuzz else []))
-        expected = len(cases) + sum(map(self.selection.wants_id, campaign_ids))
+        expected = len(self.cases) + sum(map(self.selection.wants_id, campaign_ids))
         self.progress = Progress(expected, "cases and results", every=args.progress_every)
         self.stop = threading.Event()
         """Set to stop the cases run (--max-fail)."""
@@ -695,11 +708,12 @@ class _Session:
         try:
             if args.properties and not self.halted:
                 campaigns.run_properties(make_engine, specs, args.profile, args.seed, self.record, args.jobs,
-                                         wanted, self.info.hello)
+                                         wanted, self.info.hello, args.cluster)
             if args.fuzz and not self.halted:
                 campaigns.run_fuzz(make_engine, specs, args.fuzz, args.seed, Path(args.fuzz_dir), self.record,
                                    args.jobs, wanted, self.info.hello,
-                                   ignore_clauses=_fuzz_ignored(args.fuzz_ignore, specs))
+                                   ignore_clauses=_fuzz_ignored(args.fuzz_ignore, specs),
+                                   cluster=args.cluster)
             if (args.properties or args.fuzz) and campaigns.wants_logged_games(self.info.hello) \
                     and not self.halted:
                 games = args.fuzz or campaigns.DEALT_GAMES
@@ -734,11 +748,14 @@ class _Session:
             code = _verdict_code(results)
         report = Report(self.info, results, seconds, interrupted, code,
                         not_run=self.left() if interrupted else "")
+        if self.args.shard is not None:
+            report.shard = self.args.shard.described({r.id: self.rank.get(r.id, len(self.rank))
+                                                      for r in results})
         record = baseline_report.record_command(self.info.impl, engine_options.given(self.args), self.paths)
         if self.baselines is not None:
             report.exit_code = code = self.baselines.exit_code(code)
             report.baseline = baseline_report.to_json(self.baselines.files, self.replay.base, record)
-        self.outputs.finish(report, lambda: _html_page(report, self.cases, self.files))
+        self.outputs.finish(report, lambda: _html_page(report, self.by_id, self.files))
         if self.args.json_stdout:
             print(json.dumps(report.to_json(), indent=1, ensure_ascii=False, default=repr))
         else:

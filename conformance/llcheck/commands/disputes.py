@@ -40,7 +40,7 @@ from loveletter_ref.disputes import (
     told_apart,
 )
 
-from .. import exitcodes
+from .. import cluster, exitcodes
 from ..arguments import GAMES, JOBS, Z3_UNITS
 from ..catalogue import DEFAULT_BUDGET, DEFAULT_DATA, DEFAULT_OUTPUT, DEFAULT_Z3, Catalogue
 from ..errors import UsageError
@@ -89,6 +89,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="--all: search again even where the specs did not change")
     parser.add_argument("--jobs", type=JOBS, default=1, metavar="N",
                         help="--all: settle entries in N processes (the results do not depend on N)")
+    cluster.add_argument(parser, "--all's entries (one task each)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -96,8 +97,8 @@ def run(args: argparse.Namespace) -> int:
         if args.specs:
             raise UsageError("--all takes no spec names")
         return _catalogue(args)
-    if args.check or args.refresh or args.output or args.data or args.jobs != 1:
-        raise UsageError("--check, --refresh, --jobs, --output and --data go with --all")
+    if args.check or args.refresh or args.output or args.data or args.jobs != 1 or args.cluster:
+        raise UsageError("--check, --refresh, --jobs, --cluster, --output and --data go with --all")
     if len(args.specs) not in (1, 2):
         raise UsageError("give one reading, two specs, or --all")
     chosen = version_choices(args.specs, parse_choices(args.version_of))
@@ -145,6 +146,7 @@ def _catalogue(args: argparse.Namespace) -> int:
             return exitcodes.FAILED
         print(f"{catalogue.output} and {catalogue.data} are up to date")
         return exitcodes.OK
-    written = catalogue.write(refresh=args.refresh, jobs=args.jobs)
+    cluster.require(args.cluster)
+    written = catalogue.write(refresh=args.refresh, jobs=args.jobs, cluster=args.cluster)
     print(f"wrote {catalogue.output} and {catalogue.data} ({written})")
     return exitcodes.OK

@@ -26,7 +26,7 @@ from loveletter_ref.probes.prover import NOT_APPLICABLE, UNREACHABLE, ProbeAnswe
 from loveletter_ref.probes.unroll import encodable
 from loveletter_ref.spec import OPTIONAL_GENERAL_IDS, Edition, known_specs
 
-from .. import exitcodes
+from .. import cluster, exitcodes
 from ..arguments import JOBS, PLAYERS, Z3_UNITS
 from ..errors import UsageError
 from ..interrupts import unfinished
@@ -57,6 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "invariant come first, once, and are not counted")
     parser.add_argument("--jobs", type=JOBS, default=1, metavar="J",
                         help="spec and player-count combinations probed in parallel (default 1)")
+    cluster.add_argument(parser, "the spec and player-count combinations (one task each)")
     parser.add_argument("--version-of", action="append", metavar="CLAUSE=N",
                         help="for a reading: probe version N of a contradicted clause")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -156,7 +157,7 @@ def _jobs(args: argparse.Namespace, editions: list[Edition]) -> list[tuple[Editi
 def _results(args: argparse.Namespace, jobs: list[tuple[Edition, int]],
              names: list[str]) -> Iterator[dict[str, Any]]:
     calls = [(str(e.path or e.id), _chosen(e), n, names, args.rlimit, not args.query) for e, n in jobs]
-    yield from in_workers(_probe, calls, args.jobs)
+    yield from in_workers(_probe, calls, args.jobs, cluster=args.cluster)
 
 
 def _chosen(edition: Edition) -> dict[str, int]:
@@ -183,6 +184,7 @@ def _names(args: argparse.Namespace, editions: list[Edition]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    cluster.require(args.cluster)
     editions = _editions(args)
     names = _names(args, editions)
     jobs = []

@@ -78,6 +78,9 @@ class Report:
     """`check --baseline`: how the engine compares with each baseline (llcheck/baseline/report.py)."""
     not_run: str = ""
     """An interrupted run: what it did not run, in words (`interrupted` holds it for the JSON)."""
+    shard: Json | None = None
+    """`check --shard`: which part this is, and where each result stands in the whole run's order
+    (`llcheck report --merge` joins the parts)."""
 
     @property
     def tally(self) -> Tally:
@@ -104,6 +107,7 @@ class Report:
             "results": [r.to_json() for r in others],
             "golden": {"summary": Tally.of(golden).to_json(), "results": [r.to_json() for r in golden]},
             **({"baseline": self.baseline} if self.baseline is not None else {}),
+            **({"shard": self.shard} if self.shard is not None else {}),
         }
 
 

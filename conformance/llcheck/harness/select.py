@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
+from ..shard import Shard
 from .cases import Case
 
 DEFAULT_GROUPS = ("required", "optional", "golden")
@@ -14,17 +15,21 @@ DEFAULT_GROUPS = ("required", "optional", "golden")
 
 @dataclass(frozen=True)
 class Selection:
-    """`--edition`, `--status`, `--assume`, `--run` and `--skip` as one filter."""
+    """`--edition`, `--status`, `--assume`, `--run`, `--skip` and `--shard` as one filter."""
 
     editions: Sequence[str] = ()
     groups: Sequence[str] = DEFAULT_GROUPS
     assume: str | None = None
     run: Sequence[str] = ()
     skip: Sequence[str] = ()
+    shard: Shard | None = None
 
     def wants_id(self, case_id: str) -> bool:
-        """True when the id matches a --run glob (or there is none) and no --skip glob."""
+        """True when the id matches a --run glob (or there is none) and no --skip glob, and is in
+        the --shard part (when given)."""
         if self.run and not any(fnmatchcase(case_id, glob) for glob in self.run):
+            return False
+        if self.shard is not None and not self.shard.takes(case_id):
             return False
         return not any(fnmatchcase(case_id, glob) for glob in self.skip)
 
