@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shlex
 import signal
+import subprocess
 import sys
 import time
 import uuid
@@ -49,6 +51,18 @@ def no_survivors() -> Iterator[str]:
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert left == [], f"processes left behind: {left}"
+
+
+def streamed_results(process: subprocess.Popen[str], stream: Path, count: int) -> list[str]:
+    """The ids of the first `count` results a running llcheck streams to its --results file
+    `stream`, as soon as they are there (failing with its output if it ends before)."""
+    done: list[str] = []
+    while len(done) < count:
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.1)
+        lines = written_so_far(stream).splitlines()
+        done = [json.loads(line)["id"] for line in lines if '"type": "result"' in line]
+    return done
 
 
 def written_so_far(path: Path) -> str:

@@ -9,13 +9,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from cluster_adapters import MARK
 from conftest import run_llcheck
-from hostile import written_so_far
+from hostile import streamed_results
 from untimed import untimed
 
 from llcheck.cli import build_parser
@@ -88,12 +87,7 @@ def test_ctrl_c_cancels_the_tasks_and_keeps_what_finished(tmp_path):
          "--edition", "classic", "--run", "fuzz/*", "--fuzz", "2", "--cluster", "local:2", "--fuzz-dir",
          str(tmp_path), "--results", str(stream), "--json", str(report), "-q"],
         cwd=TESTS, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    done: list[str] = []
-    while len(done) < 2:
-        assert process.poll() is None, process.communicate()
-        time.sleep(0.2)
-        lines = written_so_far(stream).splitlines()
-        done = [json.loads(line)["id"] for line in lines if '"type": "result"' in line]
+    done = streamed_results(process, stream, 2)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 130, err

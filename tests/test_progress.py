@@ -65,6 +65,14 @@ def test_the_bar_fits_the_terminal_and_its_count_never_passes_its_total(monkeypa
     assert counts[-1] == (7, 7)
 
 
+def _closed_stays_quiet(status: Status, capsys) -> None:
+    """Once closed, a status prints no more plain lines."""
+    status.close()
+    capsys.readouterr()
+    time.sleep(0.05)
+    assert capsys.readouterr().err == ""
+
+
 def _wait_for(condition, tries: int = 500) -> None:
     for _ in range(tries):
         if condition():
@@ -89,10 +97,7 @@ def test_a_status_off_a_terminal_says_what_it_is_doing_every_few_seconds(capsys)
     status = Status(enabled=False, every=0.01)
     status("probing classic with 3 players")
     _wait_for(lambda: "probing" in capsys.readouterr().err)
-    status.close()
-    capsys.readouterr()
-    time.sleep(0.05)
-    assert capsys.readouterr().err == ""
+    _closed_stays_quiet(status, capsys)
 
 
 def test_check_piped_to_a_file_prints_progress_lines(tmp_path):
@@ -136,10 +141,7 @@ def test_a_status_goes_on_after_a_pause_for_output(capsys):
     status.close()
     status("probing classic with 3 players (1 of 3 done, about 0:08 left)")
     _wait_for(lambda: "3 players" in capsys.readouterr().err)
-    status.close()
-    capsys.readouterr()
-    time.sleep(0.05)
-    assert capsys.readouterr().err == ""
+    _closed_stays_quiet(status, capsys)
 
 
 def test_probe_says_how_long_is_left_once_a_seat_is_done():

@@ -18,7 +18,7 @@ from pathlib import Path
 import hostile_adapters
 import pytest
 from conftest import run_llcheck
-from hostile import written_so_far
+from hostile import streamed_results
 from test_check_command import CORPUS, check, schema_validator
 
 from llcheck import campaigns
@@ -289,13 +289,7 @@ def test_a_stopped_parallel_fuzzing_run_keeps_the_seats_it_finished(tmp_path):
          "--edition", "classic", "--run", "fuzz/*", "--fuzz", "2", "--jobs", "2", "--fuzz-dir", str(tmp_path),
          "--results", str(stream), "-q"],
         cwd=TESTS, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 30
-    done: list[str] = []
-    while len(done) < 2:
-        assert time.monotonic() < deadline and process.poll() is None, process.communicate()
-        time.sleep(0.1)
-        lines = written_so_far(stream).splitlines()
-        done = [json.loads(line)["id"] for line in lines if '"type": "result"' in line]
+    done = streamed_results(process, stream, 2)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130, err

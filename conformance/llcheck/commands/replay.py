@@ -28,7 +28,6 @@ import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from loveletter_ref import Action
@@ -39,6 +38,7 @@ from loveletter_ref.disputes.witness import Witness, replay_looks
 from loveletter_ref.errors import SpecError
 from loveletter_ref.lockstep import DEAL, MOVE, Step
 from loveletter_ref.spec import Edition
+from loveletter_ref.spec.yamlsafe import TooLarge, read_bounded
 
 from .. import exitcodes
 from ..arguments import GAMES
@@ -46,6 +46,9 @@ from ..errors import UsageError
 
 REPLAY_LINE = re.compile(r"^\s*replay(?: under (?P<label>.+?))?: (?P<json>\{.*\})\s*$")
 """A replay as `llcheck probe` and `llcheck disputes` print it in their text output."""
+
+MAX_BYTES = 100_000_000
+"""The largest input read: a report, a case file, a log or a command's output."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -99,8 +102,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _read(file: str) -> str:
     try:
-        return sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = sys.stdin.read(MAX_BYTES + 1) if file == "-" else read_bounded(file, MAX_BYTES).decode("utf-8")
+        if len(text) > MAX_BYTES:
+            raise TooLarge(f"more than the limit of {MAX_BYTES:,} characters")
+        return text
+    except (OSError, UnicodeDecodeError, TooLarge) as exc:
         raise UsageError(f"{file}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
 
 
@@ -183,8 +189,8 @@ def _referenced_case(result: dict[str, Any], where: str) -> Game:
     """The case a check result names (`file` is FILE:LINE, relative to where check ran)."""
     file = result["file"].rsplit(":", 1)[0]
     try:
-        document = json.loads(Path(file).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        document = json.loads(read_bounded(file, MAX_BYTES).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, TooLarge) as exc:
         raise UsageError(f"{where}: cannot read the case file {file} ({exc})") from None
     cases = document.get("cases") if isinstance(document, dict) else None
     case = next((c for c in cases or [] if isinstance(c, dict) and c.get("id") == result["id"]), None)

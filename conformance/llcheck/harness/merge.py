@@ -16,12 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from loveletter_ref.lockstep import Divergence, Json, Place
+from loveletter_ref.spec.yamlsafe import TooLarge, read_bounded
 
 from .. import exitcodes
 from ..engines.base import Hello
 from ..errors import UsageError
 from .report import REPORT_VERSION, Report, RunInfo
 from .results import FAILED, UNEXPECTED_PASS, Result, Tally
+
+MAX_BYTES = 1_000_000_000
+"""The largest part report read (a report of a million results)."""
 
 SAME = ("llcheck", "protocol", "python", "options", "engine")
 """What every part of one run reports alike."""
@@ -33,8 +37,8 @@ class _Part:
     def __init__(self, path: Path):
         self.path = path
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            data = json.loads(read_bounded(path, MAX_BYTES).decode("utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError, TooLarge) as exc:
             raise self.bad(f"cannot be read as JSON ({getattr(exc, 'strerror', None) or exc})") from None
         if not isinstance(data, dict) or data.get("report") != "llcheck-check":
             raise self.bad("is not a JSON report of llcheck check")

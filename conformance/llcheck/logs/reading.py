@@ -15,6 +15,8 @@ from typing import Any
 
 import jsonschema
 
+from loveletter_ref.spec.yamlsafe import TooLarge, read_bounded
+
 from ..engines.base import Json
 from ..paths import conformance_dir
 
@@ -95,11 +97,15 @@ def _problem(document: Any) -> str | None:
     return f"{where}: {best.message}" if where else best.message
 
 
+MAX_BYTES = 100_000_000
+"""The largest log file read (a thousand long games take a few MB)."""
+
+
 def read_logs(path: Path) -> list[GameLog]:
     """Every game of a log file (LogError at the first unusable line)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_bounded(path, MAX_BYTES).decode("utf-8")
+    except (OSError, UnicodeDecodeError, TooLarge) as exc:
         raise LogError(f"{path}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
     games: list[GameLog] = []
     for number, raw in enumerate(text.splitlines(), 1):
