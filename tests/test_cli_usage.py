@@ -207,7 +207,8 @@ def test_check_stops_at_the_first_failure_with_x(capsys, tmp_path):
     code, out, err = run(capsys, "check", "--impl", MUTANT, "--edition", "classic", "-q", "--max-fail", "2")
     assert code == 1 and out.splitlines()[-1].split(",")[1] == " 2 failed"
     code, _, err = run(capsys, "check", "--impl", MUTANT, "--max-fail", "0")
-    assert code == 2 and err == "llcheck check: --max-fail must be at least 1\n"
+    assert code == 2 and err == ("llcheck check: argument --max-fail: must be a whole number of failures "
+                                 "from 1 to 1,000,000, not '0' (see llcheck check --help)\n")
 
 
 def test_lf_runs_again_only_what_went_wrong(capsys, tmp_path):

@@ -74,7 +74,7 @@ def test_a_stopped_run_writes_every_report_with_what_ran(tmp_path, token, signum
     code, out, err = run.stop_with(signum)
     assert code == 130
     total = len(load_corpus(Path(CORPUS)))
-    left = f"not run: {total - 2} of {total} cases and campaign seats"
+    left = f"not run: {total - 2} of {total} cases and campaign results"
     assert err == f"llcheck check: stopped by {signum.name}; the results reached so far are kept; {left}\n"
     assert out.splitlines()[-1].startswith(SUMMARY)
     assert out.endswith(f" (interrupted: 2 results kept; {left})\n")
@@ -134,7 +134,7 @@ PARALLEL = {
     # workers it forks and the engines they start); what llcheck says when stopped
     "fuzzing": (["check", "--fuzz", "100000", "--edition", "classic", "--run", "fuzz/*", "--jobs", "2", "-q"],
                 5, r"llcheck check: stopped by {}; the results reached so far are kept; "
-                   r"not run: [1-3] of 3 cases and campaign seats\n"),
+                   r"not run: [1-3] of 3 cases and campaign results\n"),
     "probes": (["probe", "--jobs", "2", "--edition", "z-man-2019"], 3,
                r"llcheck probe: interrupted; not run: [1-5] of 5 editions and player counts\n"),
 }

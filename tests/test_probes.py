@@ -230,7 +230,7 @@ def test_an_unknown_answer_names_the_resource_limit(capsys):
     (["--query", "clause-applies:no.such"], "no clause 'no.such' in classic"),
     (["--players", "9"], "classic is for 2-4 players, not 9"),
     (["--rlimit", "0"], "argument --rlimit: must be a whole number of z3 resource units from 1"),
-    (["--rlimit", "2.5"], "argument --rlimit: expected a whole number of z3 resource units"),
+    (["--rlimit", "2.5"], "argument --rlimit: must be a whole number of z3 resource units from 1"),
 ])
 def test_probe_command_refuses_bad_arguments_in_one_line(capsys, argv, message):
     try:

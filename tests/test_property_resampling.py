@@ -12,7 +12,18 @@ from collections import Counter
 
 import pytest
 
-from llcheck.properties.hidden import Tracker, cuts, prefix, public, reference_run, resample, trackers
+from llcheck.properties.hidden import (
+    RENAME,
+    SHUFFLE,
+    SWAP,
+    Tracker,
+    cuts,
+    prefix,
+    public,
+    reference_run,
+    resample,
+    trackers,
+)
 from llcheck.properties.rules import rules_for
 from loveletter_ref import load_spec
 from loveletter_ref.engine import build_deck
@@ -45,7 +56,7 @@ def test_each_player_has_seen_their_own_cards_and_everybody_the_played_ones(trac
 
 
 def test_a_resampled_deal_moves_only_unseen_cards_and_renames_others_keep_decisions(tracker):
-    other = resample(REPLAY, [tracker], 1, random.Random(3), shuffle=True)
+    other = resample(REPLAY, [tracker], 1, random.Random(3), SHUFFLE)
     assert other is not None
     deck = other["rounds"][0]["deck"]
     assert Counter(deck) == Counter(DECK)
@@ -55,7 +66,7 @@ def test_a_resampled_deal_moves_only_unseen_cards_and_renames_others_keep_decisi
 
 def test_the_player_who_kept_sees_the_same_cards_in_every_resampled_deal(tracker):
     for seed in range(20):
-        other = resample(REPLAY, [tracker], 0, random.Random(seed), shuffle=seed % 2 == 0)
+        other = resample(REPLAY, [tracker], 0, random.Random(seed), (SHUFFLE, SWAP, RENAME)[seed % 3])
         assert other is not None
         deck = other["rounds"][0]["deck"]
         assert [deck[i] for i in (1, 4, 5, 6)] == [DECK[i] for i in (1, 4, 5, 6)]
@@ -77,7 +88,7 @@ def test_deals_consistent_with_what_a_player_knows_exist_and_change_what_they_ca
     tracked = trackers(RULES, part, seen_run)
     consistent = []
     for seed in range(10):
-        other = resample(part, tracked, 2, random.Random(seed), shuffle=True)
+        other = resample(part, tracked, 2, random.Random(seed), SHUFFLE)
         again = reference_run(RULES, other) if other is not None else None
         if other is not None and again is not None and again.skeleton() == seen_run.skeleton():
             consistent.append(other["rounds"][0]["deck"])

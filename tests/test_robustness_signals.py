@@ -84,7 +84,7 @@ def test_probe_says_which_seats_it_did_not_probe(capsys, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(probe, "_print", interrupted)
-    err = stopped(capsys, "probe", "--edition", "classic", "--query", "no-winner", "--timeout", "30")
+    err = stopped(capsys, "probe", "--edition", "classic", "--query", "no-winner")
     assert err == "llcheck probe: interrupted; not run: 2 of 3 editions and player counts\n"
 
 
@@ -95,7 +95,7 @@ def test_disputes_says_what_it_did_not_settle_and_writes_nothing(capsys, monkeyp
 
     monkeypatch.setattr(catalogue.Catalogue, "_progress", interrupted)
     output, data = tmp_path / "d.md", tmp_path / "d.json"
-    err = stopped(capsys, "disputes", "--all", "--refresh", "--games", "2", "--timeout", "1",
+    err = stopped(capsys, "disputes", "--all", "--refresh", "--games", "2", "--rlimit", "100000",
                   "--output", str(output), "--data", str(data))
     assert err.startswith("llcheck disputes: interrupted; not run: ")
     assert err.endswith(f" entries to settle ({output} and {data} are left as they were)\n")

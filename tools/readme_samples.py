@@ -24,6 +24,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from llcheck.atomic import write_atomic
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 SAMPLE = re.compile(r"<!-- sample: (?P<how>[^>]*?) -->\n```text\n\$ (?P<command>[^\n]+)\n(?P<shown>.*?)```\n",
@@ -89,7 +91,7 @@ def main() -> int:
                   "run python tools/readme_samples.py to write the samples again")
             return 1
         return 0
-    args.readme.write_text(new, encoding="utf-8")
+    write_atomic(args.readme, new)
     return 0
 
 

@@ -449,7 +449,7 @@ def _select(args: argparse.Namespace, corpus: list[Case], engine: Engine, files:
     readings = {spec.id for spec in files.values() if spec.kind == "reading"}
     cases = [case for case in selection.choose(corpus) if case.edition not in readings]
     if not cases and not (baselines is not None and baselines.selects(selection.wants_id)) and \
-            not any(map(selection.wants_id, _campaign_ids(args, _specs(editions, files)))):
+            not any(map(selection.wants_id, _campaign_ids(args, _specs(editions, files), engine.hello))):
         own = [spec for spec in files.values() if spec.kind == "reading"
                or not any(case.edition == spec.id for case in corpus)]
         if own and not (args.properties or args.fuzz):
@@ -477,11 +477,16 @@ def _specs(editions: list[str], files: dict[str, Edition]) -> list[Edition]:
     return [by_id.get(e) or load_spec(e) for e in editions]
 
 
-def _campaign_ids(args: argparse.Namespace, specs: list[Edition]) -> list[str]:
-    """The result ids --properties and --fuzz may report for these specs, in the reports' order."""
-    return ((campaigns.property_ids(specs) if args.properties else [])
+def _campaign_ids(args: argparse.Namespace, specs: list[Edition], hello: Hello,
+                  expected: bool = False) -> list[str]:
+    """The result ids --properties and --fuzz may report for these specs, in the reports' order
+    (the engine-dealt campaigns only for an engine that `wants_logged_games`); `expected`: those
+    they report when every seat runs to its end."""
+    dealt = (args.properties or args.fuzz) and campaigns.wants_logged_games(hello)
+    properties = campaigns.expected_property_ids if expected else campaigns.property_ids
+    return ((properties(specs) if args.properties else [])
             + (campaigns.fuzz_ids(specs) if args.fuzz else [])
-            + (campaigns.dealt_ids(specs) if args.properties or args.fuzz else []))
+            + (campaigns.dealt_ids(specs) if dealt else []))
 
 
 def _verdict_code(results: list[Result]) -> int:
@@ -660,11 +665,11 @@ class _Session:
         """Where each result id stands in the reports' order (in the whole run's, with --shard)."""
         self.by_id = {case.id: case for case in cases}
         """Every case by its id (for the --html page)."""
-        specs = _specs(editions or [], self.files)
-        campaign_ids = ((campaigns.expected_property_ids(specs) if args.properties else [])
-                        + (campaigns.fuzz_ids(specs) if args.fuzz else []))
-        expected = len(self.cases) + sum(map(self.selection.wants_id, campaign_ids))
-        self.progress = Progress(expected, "cases and results", every=args.progress_every)
+        self.expected = [case.id for case in self.cases] + \
+            list(filter(self.selection.wants_id,
+                        _campaign_ids(args, _specs(editions or [], self.files), info.hello, expected=True)))
+        """The ids of the results the run reports when it runs to its end."""
+        self.progress = Progress(len(self.expected), "cases and results", every=args.progress_every)
         self.stop = threading.Event()
         """Set to stop the cases run (--max-fail)."""
         self.spec_gaps: dict[str, int] = {}
@@ -703,8 +708,8 @@ class _Session:
         self.campaigns_begun = True
         specs = _specs(editions, self.files)
         wanted = self.selection.wants_id
-        for result_id in _campaign_ids(args, specs):  # the reports' order, whatever order they finish in
-            self.rank.setdefault(result_id, len(self.rank))
+        for result_id in _campaign_ids(args, specs, self.info.hello):  # the reports' order, whatever
+            self.rank.setdefault(result_id, len(self.rank))                # order they finish in
         try:
             if args.properties and not self.halted:
                 campaigns.run_properties(make_engine, specs, args.profile, args.seed, self.record, args.jobs,
@@ -726,11 +731,11 @@ class _Session:
         return False
 
     def left(self) -> str:
-        """What a stopped run did not run: its cases and campaign seats without a result, and the
-        campaigns it never began."""
+        """What a stopped run did not run: the cases and campaign results it expected and did not
+        get, and the campaigns it never began."""
         done = {result.id for result in self.results}
-        missing = sum(1 for result_id in self.rank if result_id not in done)
-        parts = [f"{missing} of {len(self.rank)} cases and campaign seats"] if missing else []
+        missing = sum(1 for result_id in self.expected if result_id not in done)
+        parts = [f"{missing} of {len(self.expected)} cases and campaign results"] if missing else []
         if not self.campaigns_begun:
             parts += [option for option, asked in (("--properties", self.args.properties),
                                                    ("--fuzz", self.args.fuzz)) if asked]

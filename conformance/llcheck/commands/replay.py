@@ -50,6 +50,14 @@ REPLAY_LINE = re.compile(r"^\s*replay(?: under (?P<label>.+?))?: (?P<json>\{.*\}
 MAX_BYTES = 100_000_000
 """The largest input read: a report, a case file, a log or a command's output."""
 
+EXAMPLES = """examples:
+  llcheck replay docs/disputes.json --list                   # the witness games it holds
+  llcheck replay docs/disputes.json --pick 3                 # the third, under both its specs
+  llcheck probe --edition classic --json > probe.json && llcheck replay probe.json --pick 1
+  llcheck replay game.json --spec classic --spec tr-2019     # a game under two readings
+"""
+"""Shown at the end of --help."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE",

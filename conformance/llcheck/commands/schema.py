@@ -2,7 +2,8 @@
 at it: yaml-language-server takes `# yaml-language-server: $schema=PATH` as a spec file's first
 line (--modeline prints that line), VS Code's YAML extension the same or a `yaml.schemas`
 setting. Schemas: spec (spec files), case (case files), report (check --json and --results),
-baseline (record --out), perft (perft tables), protocol (engine protocol messages)."""
+baseline (record --out), perft (perft tables), protocol (engine protocol messages), log (the game
+logs verify reads)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ from loveletter_ref.spec import schema_path as spec_schema
 from ..baseline.store import schema_path as baseline_schema
 from ..harness.cases import schema_path as case_schema
 from ..harness.report import report_schema_path
+from ..logs.reading import schema_path as log_schema
 from ..perft import schema_path as perft_schema
 from ..protocol.schema import schema_path as protocol_schema
 
 SCHEMAS: dict[str, Callable[[], Path]] = {
     "spec": spec_schema, "case": case_schema, "report": report_schema_path, "baseline": baseline_schema,
-    "perft": perft_schema, "protocol": protocol_schema,
+    "perft": perft_schema, "protocol": protocol_schema, "log": log_schema,
 }
 """Each schema by name: the function giving its installed path."""
 

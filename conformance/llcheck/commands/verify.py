@@ -35,12 +35,21 @@ from ..logs.replayed import Replayed
 NOTES_SHOWN = 10
 """How many different things not checked the text report names."""
 
+EXAMPLES = """examples:
+  llcheck verify games.jsonl                                 # every game of a log
+  llcheck verify games.jsonl --game 12                       # the 12th game, again
+  llcheck verify logs/*.jsonl -q --json verify.json          # many logs, a JSON report too
+  llcheck verify games.jsonl --json                          # the JSON report alone, on stdout
+"""
+"""Shown at the end of --help."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("logs", nargs="+", metavar="LOG", help="game log files (JSON lines)")
     parser.add_argument("--game", type=GAMES, metavar="N", help="only the N-th game of each log (from 1)")
-    parser.add_argument("--json", metavar="FILE",
-                        help="write the JSON report (conformance/schema/report.schema.json)")
+    parser.add_argument("--json", nargs="?", const=True, metavar="FILE",
+                        help="the JSON report (conformance/schema/report.schema.json): alone, on stdout in "
+                             "place of the text report; with FILE, written to FILE beside the text report")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="leave out the per-clause and per-tag tables")
 
@@ -68,6 +77,9 @@ def run(args: argparse.Namespace) -> int:
     if notes:
         text[-1:-1] = ["not checked: " + "; ".join(f"{note} ({n} game{'' if n == 1 else 's'})"
                                                    for note, n in notes.most_common(NOTES_SHOWN)), ""]
+    if args.json is True:
+        print(json_text(report), end="")
+        return code
     print("\n".join(text))
     if args.json:
         try:

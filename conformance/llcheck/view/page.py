@@ -9,6 +9,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..atomic import write_atomic
+
 Json = dict[str, Any]
 
 
@@ -25,4 +27,4 @@ def page(title: str, films: list[Json], report: Json | None = None, seat: int | 
 def write_page(path: str | Path, title: str, films: list[Json], report: Json | None = None,
                seat: int | None = None) -> None:
     """Write the page to `path` (OSError when it cannot be written)."""
-    Path(path).write_text(page(title, films, report, seat), encoding="utf-8")
+    write_atomic(path, page(title, films, report, seat))
