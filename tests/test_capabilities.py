@@ -113,13 +113,20 @@ def test_a_setup_bug_is_found_on_the_engines_own_deals_and_named():
     assert result.charged == ("z19.setup.face-up",)
     assert result.divergence is not None and result.divergence.what == "state.face_up"
     assert len(result.divergence.expected) == 3 and len(result.divergence.actual) == 2
+    assert "your engine plays as if `z19.setup.face-up` were `{\"2\": 2}`" in result.diagnosis
+    assert [change.key for change in result.reading] == ["setup.face-up"]
 
 
 @pytest.mark.clause("z19.baron.tie")
 def test_a_rule_bug_is_found_and_named():
     result = run_dealt(BaronTieOut, load_spec("z-man-2019"), 2, 300, 0)
     assert result.status == "failed"
-    assert result.charged is not None and "z19.baron.tie" in result.charged
+    # the engine reports no events, so the state after the Baron suspects several rules; the
+    # variant under which the reference plays the game as the engine did names the one bent
+    assert result.charged == ("z19.baron.tie",)
+    assert result.diagnosis == \
+        "your engine plays as if `z19.baron.tie` were `both_out` (the replay and 12 more games agree)"
+    assert [(change.key, change.encoded) for change in result.reading] == [("baron.tie", '"both_out"')]
     assert "Baron" in result.message
     assert result.replay_case is not None
     assert result.replay_case["log"][0]["game"]["engine"] == "one-round 1.0"

@@ -80,6 +80,11 @@ def test_a_buggy_engines_logs_fail_on_the_clause_it_breaks(capsys, tmp_path):
     assert "clause z19.baron.tie: " in out
     table = [row for row in out.splitlines() if row.startswith("z19.baron.tie ")]
     assert table and table[0].split()[-1] == "fails"
+    # each diverging game is diagnosed, confirmed on the log's other games, and the engine's
+    # reading closes the report as check's does
+    assert "diagnosis: your engine plays as if `z19.baron.tie` were `both_out`" in out
+    reading = out[out.index("your engine's reading"):].splitlines()
+    assert reading[1].startswith("  z19.baron.tie: ")
 
 
 @pytest.mark.clause("classic.guard.guess")

@@ -2,9 +2,11 @@
 rulebook quotes and replays as `check`, with no engine to run. Each LOG is a JSON-lines game
 log (docs/formats.md#game-logs; conformance/schema/log.schema.json) of one game or many; each
 game is played by the reference engine from its deal, with its actions, and compared with what
-the log recorded. A log that lacks something (no deck, no states, no events) is verified as far
-as it goes, and the report lists what could not be checked. Exit codes: 0 every game conforms,
-1 a game diverges, 2 an unusable log or argument."""
+the log recorded; a game that diverges is diagnosed as fuzzing's differences are (the clause
+variant under which the reference plays it as logged, confirmed on the log's other games). A
+log that lacks something (no deck, no states, no events) is verified as far as it goes, and the
+report lists what could not be checked. Exit codes: 0 every game conforms, 1 a game diverges, 2
+an unusable log or argument."""
 
 from __future__ import annotations
 
@@ -24,10 +26,12 @@ from ..arguments import GAMES
 from ..atomic import write_atomic
 from ..engines.base import Hello
 from ..errors import UsageError
+from ..harness import reading as engine_reading
 from ..harness.report import Report, RunInfo, json_text
-from ..harness.results import SKIPPED, Result, Tally
+from ..harness.results import FAILED, SKIPPED, Result, Tally
 from ..harness.runner import run_case
 from ..harness.text import text_report
+from ..logs.diagnosis import blamed, diagnose_logged
 from ..logs.expected import expected
 from ..logs.reading import GameLog, LogError, read_logs
 from ..logs.replayed import Replayed
@@ -80,6 +84,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json is True:
         print(json_text(report), end="")
         return code
+    played = engine_reading.played(results)
+    if played:
+        text += ["", *engine_reading.text_lines(played)]
     print("\n".join(text))
     if args.json:
         try:
@@ -112,7 +119,11 @@ def verify_games(games: list[GameLog], specs: dict[str, Edition]) -> tuple[list[
     results: list[Result] = []
     notes: Counter[str] = Counter()
     for game in games:
-        result, unchecked = verify_game(game, specs[game.edition])
+        spec = specs[game.edition]
+        result, unchecked = verify_game(game, spec)
+        if result.status == FAILED and result.divergence is not None:
+            others = [other for other in games if other.edition == game.edition]
+            blamed(result, diagnose_logged(spec, game, result, others), spec)
         results.append(result)
         notes.update(set(unchecked))
     return results, notes

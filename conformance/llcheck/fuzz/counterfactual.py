@@ -1,15 +1,16 @@
 """Counterfactual blame: which clause, stated otherwise, makes the reference play as the engine does.
 
-A difference found by fuzzing is played again, step for step, against references built from
-variants of the spec (`loveletter_ref.variants`): each clause replaced by each of its
-alternatives, the suspected clauses first. A variant *explains* the difference when the engine
-and that reference agree on the whole replay (states, events, legal actions, refusals, views).
-Several may explain one short replay; they are then ranked by how many more games, decoded from
-tapes of a seeded generator, the engine plays exactly as that variant does (a confirmation, not a
-proof). When the best single clause explains the replay but not every further game, it is paired
-with each other clause's alternatives (a second rule bent); when no single clause explains the
-replay, pairs of a suspect and any other clause are tried. When nothing explains it, the
-diagnosis says so, and the ranked suspects stand.
+A difference found by fuzzing (or a logged game that diverged: `llcheck.logs.diagnosis`) is
+played again, step for step, against references built from variants of the spec
+(`loveletter_ref.variants`): each clause replaced by each of its alternatives, the suspected
+clauses first. A variant *explains* the difference when the engine and that reference agree on
+the whole replay (states, events, legal actions, refusals, views). Several may explain one short
+replay; they are then ranked by how many more games, decoded from tapes of a seeded generator,
+the engine plays exactly as that variant does (a confirmation, not a proof). When the best single
+clause explains the replay but not every further game, it is paired with each other clause's
+alternatives (a second rule bent); when no single clause explains the replay, pairs of a suspect
+and any other clause are tried. When nothing explains it, the diagnosis says so, and the ranked
+suspects stand.
 """
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ class Diagnosis:
             return (f"no variant of one or two clauses tried reproduces the engine ({self.tried} "
                     "tried); the suspects stand")
         said = " and ".join(change.says(edition.prefix) for change in self.changes)
+        if not self.games:
+            return f"this game plays as if {said}; no further game was there to confirm it"
         if self.exact:
             return f"your engine plays as if {said} (the replay and {self.games} more games agree)"
         return (f"this replay plays as if {said}, but your engine differs from that variant in game "
@@ -112,14 +115,27 @@ def diagnose(make_engine: Callable[[], Engine], edition: Edition, found: Found, 
 
 def _diagnose(engines: _Engines, edition: Edition, found: Found, adopted: tuple[Alternative, ...],
               ignore: Collection[str], seed: int, games: int) -> Diagnosis:
-    record = found.record
+    failed = found.kind in (ENGINE, REFUSED_DEAL)
+    return search(edition, found.clauses,
+                  lambda spec: replays(engines, spec, found.record, ignore, failed),
+                  lambda spec: confirm(engines, spec, found.record.players, ignore, seed, games),
+                  games, adopted)
+
+
+def search(edition: Edition, suspects: Sequence[str], explains: Callable[[Edition], bool],
+           confirms: Callable[[Edition], int], games: int,
+           adopted: tuple[Alternative, ...] = ()) -> Diagnosis:
+    """The variant of `edition` (on top of the changes already `adopted`) that `explains` a
+    difference: each clause's alternatives, the `suspects`' first, then pairs; those that explain
+    it ranked by how many of `games` more games `confirms` finds the engine playing alike. The
+    one search behind the diagnosis of a fuzzed difference and of a logged game's."""
     taken = {change.key for change in adopted}
-    order = list(dict.fromkeys([*found.clauses, *edition.clauses]))
+    order = list(dict.fromkeys([*suspects, *edition.clauses]))
     options = [(cid, alts) for cid in order
                if (alts := [a for a in alternatives(edition, cid) if a.key not in taken])]
     tried = 0
 
-    def explains(changes: tuple[Alternative, ...]) -> Edition | None:
+    def explained(changes: tuple[Alternative, ...]) -> Edition | None:
         nonlocal tried
         if tried >= MAX_REPLAYS:
             return None
@@ -127,14 +143,13 @@ def _diagnose(engines: _Engines, edition: Edition, found: Found, adopted: tuple[
         if spec is None:
             return None
         tried += 1
-        return spec if replays(engines, spec, record, ignore, found.kind in (ENGINE, REFUSED_DEAL)) else None
+        return spec if explains(spec) else None
 
     def best(candidates: Iterator[tuple[Alternative, ...]]) -> Diagnosis | None:
-        matches = [(changes, spec) for changes in candidates if (spec := explains(changes)) is not None]
+        matches = [(changes, spec) for changes in candidates if (spec := explained(changes)) is not None]
         if not matches:
             return None
-        scored = [(confirm(engines, spec, record.players, ignore, seed, games), -i, changes)
-                  for i, (changes, spec) in enumerate(matches)]
+        scored = [(confirms(spec), -i, changes) for i, (changes, spec) in enumerate(matches)]
         confirmed, _, changes = max(scored)
         return Diagnosis(changes, confirmed, games, tried)
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from loveletter_ref.lockstep import Divergence, Json, Place
 from loveletter_ref.spec.yamlsafe import TooLarge, read_bounded
+from loveletter_ref.variants import Alternative
 
 from .. import exitcodes
 from ..engines.base import Hello
@@ -81,6 +82,9 @@ def _result(data: Json, order: dict[str, Any]) -> tuple[tuple[bool, int], Result
         known_failure=data["known_failure"], seconds=float(data["seconds"]), replay=data["replay"],
         replay_case=data["replay_case"],
         charged=None if data["charged"] is None else tuple(data["charged"]),
+        reading=tuple(Alternative.of(change["key"], change["kind"], change["rule"], change["source"])
+                      for change in data.get("reading", ())),
+        diagnosis=data.get("diagnosis", ""),
         location=None if location is None else Place(location["round"], location["step"], location["action"]))
     return (result.kind != "case", int(order[result.id])), result
 

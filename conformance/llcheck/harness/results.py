@@ -67,7 +67,9 @@ class Result:
     location: Place | None = None
     """Where an errored case's engine failed (the round, step and action being sent)."""
     reading: tuple[Alternative, ...] = field(default=(), compare=False)
-    """For a fuzzing result: the clause variants the engine was found to play."""
+    """For a fuzzing result or a diverged logged game: the clause variants the engine was found to play."""
+    diagnosis: str = ""
+    """For a diverged logged game: what explains it, in one line (`llcheck.logs.diagnosis`)."""
     engine_broken: bool = field(default=False, compare=False)
     not_run: bool = field(default=False, compare=False)
     """Not run because the engine could not be (re)started (exit code 3, docs/ci.md)."""
@@ -87,6 +89,9 @@ class Result:
             "location": self.location.to_json() if self.location else None,
             "known_failure": self.known_failure, "replay": self.replay, "replay_case": self.replay_case,
             "charged": list(self.charged) if self.charged is not None else None,
+            **({"reading": [{"key": change.key, "kind": change.kind, "rule": change.rule,
+                             "source": change.source} for change in self.reading]} if self.reading else {}),
+            **({"diagnosis": self.diagnosis} if self.diagnosis else {}),
         }
 
 

@@ -66,9 +66,9 @@ def failure(result: Result) -> list[str]:
     shown = result.clauses
     if result.charged is not None and len(result.charged) < len(result.clauses):
         shown = result.charged
+        why = "named by its diagnosis" if result.reading else "suspected at its first divergence"
         lines.append(f"  clauses: {len(result.clauses)}; charged with this failure: the {len(shown)} "
-                     f"suspected at its first divergence; the other {len(result.clauses) - len(shown)} "
-                     "are not judged by this case")
+                     f"{why}; the other {len(result.clauses) - len(shown)} are not judged by this case")
     if result.file and len(shown) > QUOTED_CLAUSES:
         lines.append(f"  clauses: {len(shown)} (llcheck cases --show {shlex.quote(result.id)} "
                      "quotes them)")
@@ -89,6 +89,8 @@ def failure(result: Result) -> list[str]:
         expected, actual = compact_pair(d.expected, d.actual, WIDTH)
         lines.append(f"    expected: {expected}")
         lines.append(f"    actual:   {actual}")
+        if result.diagnosis:
+            lines.append(f"  diagnosis: {result.diagnosis}")
     elif result.message:
         lines.append(f"  {result.message}")
     if result.replay_case is not None:

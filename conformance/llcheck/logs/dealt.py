@@ -10,6 +10,7 @@ it can be dealt them.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from collections.abc import Callable
@@ -23,8 +24,10 @@ from ..baseline.observe import sorted_actions
 from ..baseline.units import choose
 from ..engines.base import Engine, EngineFailure, Json, Reply
 from ..engines.onestep import combined
+from ..fuzz.counterfactual import Diagnosis
 from ..harness.results import ERRORED, PASSED, Result
 from ..harness.runner import run_case
+from .diagnosis import CONFIRM_GAMES, blamed, conforms, diagnose
 from .expected import deck_from_state, expected
 from .reading import Entry, GameLog, Round, log_lines
 from .replayed import Replayed
@@ -59,6 +62,9 @@ def run_dealt(make_engine: Callable[[], Engine], spec: Edition, players: int, ga
                 raise EngineFailure(f"its seed {number}: {'; '.join(found.notes)}")
             result = run_case(Replayed(found, tokens=engine.hello.can("tokens")), found.case)
             if result.status != PASSED:
+                if result.divergence is not None:
+                    more = [game_seed(seed, games + k) for k in range(CONFIRM_GAMES)]
+                    blamed(result, _diagnosis(make_engine, spec, log, result, more), spec)
                 result.id, result.kind, result.group = result_id, KIND, KIND
                 result.description = f"{description}: game {index + 1}, its seed {number}"
                 result.replay_case = {"log": log_lines(log)}
@@ -75,6 +81,28 @@ def run_dealt(make_engine: Callable[[], Engine], spec: Edition, players: int, ga
                   description=description, seconds=time.perf_counter() - began,
                   message=f"{games} games{'' if engine.hello.can('deck') else ' dealt by the engine'}, "
                           "each set up and played as the rules say")
+
+
+def _diagnosis(make_engine: Callable[[], Engine], spec: Edition, log: GameLog, result: Result,
+               seeds: list[int]) -> Diagnosis:
+    """What explains a diverged game: each variant that does confirmed on a fresh engine's games
+    from `seeds`, the variant dealing (when the engine is dealt) and choosing the actions."""
+    engine = make_engine()
+
+    def confirms(variant: Edition) -> int:
+        for played, number in enumerate(seeds):
+            try:
+                if not conforms(variant, play_dealt(engine, variant, log.players, number)):
+                    return played
+            except EngineFailure:
+                return played
+        return len(seeds)
+
+    try:
+        return diagnose(spec, log, result, confirms, len(seeds))
+    finally:
+        with contextlib.suppress(EngineFailure):
+            engine.close()
 
 
 def play_dealt(engine: Engine, spec: Edition, players: int, seed: int) -> GameLog:
