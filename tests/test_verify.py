@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -181,3 +182,25 @@ def test_a_refusal_in_a_log_is_right_when_the_rules_refuse_it_too(capsys, tmp_pa
     right = {"action": lines[index]["action"], "refused": "not now"}
     code, out, _ = verify(capsys, str(write(tmp_path / "balked.jsonl", [*lines[:index], right])), "-q")
     assert code == 1 and "action refused" in out and "the engine refused it: not now" in out
+
+
+@pytest.mark.clause("classic.guard.guess")
+def test_the_html_page_shows_the_diverging_game_on_a_table(capsys, tmp_path):
+    lines = reference_log("classic", 2, 11)
+    index = next(i for i, line in enumerate(lines) if line.get("action", {}).get("card") == "Guard")
+    lines[index]["action"]["guess"] = "Guard"
+    page = tmp_path / "games.html"
+    log = write(tmp_path / "edited.jsonl", lines + reference_log("classic", 3, 2))
+    code, _, _ = verify(capsys, str(log), "-q", "--html", str(page))
+    assert code == 1
+    found = re.search(r'<script type="application/json" id="llcheck-data">(.*?)</script>', page.read_text(),
+                      re.S)
+    assert found is not None
+    data = json.loads(found.group(1))
+    rows = {row["id"].rpartition("/")[2]: row for row in data["report"]["rows"]}
+    assert (rows["game-1"]["status"], rows["game-1"]["film"]) == ("failed", 0)
+    assert (rows["game-2"]["status"], rows["game-2"]["film"]) == ("passed", None)
+    [film] = data["films"]
+    frame = film["frames"][film["parted"]["frame"]]
+    assert (frame["round"], frame["step"]) == (1, index - 1)  # the log's lines before: a header, a deal
+    assert film["parted"]["what"] == "action accepted"

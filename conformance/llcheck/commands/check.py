@@ -53,8 +53,7 @@ from ..harness.text import text_report
 from ..interrupts import StopSignals
 from ..progress import Progress
 from ..specs import GAP, as_described, blamed_on_spec
-from ..view.page import page
-from ..view.results import report_films
+from ..view.results import report_page
 
 DEFAULT_IMPL = "python -m llcheck serve"
 """How reports name the default engine: the bundled reference engine over the protocol."""
@@ -630,8 +629,8 @@ def _html_page(report: Report, cases: dict[str, Case], files: dict[str, Edition]
         case = cases.get(case_id)
         return case.to_json() if case is not None else None
     own = {spec.id: spec for spec in files.values()}
-    films, rows = report_films(report.to_json(), case_of, lambda e: own.get(e) or load_spec(e))
-    return page(f"llcheck check: {report.info.impl}", films, rows)
+    return report_page(f"llcheck check: {report.info.impl}", report.to_json(), case_of,
+                       lambda e: own.get(e) or load_spec(e))
 
 
 def _note_never_run(known: KnownFailures, corpus: list[Case], plays: Sequence[str]) -> None:

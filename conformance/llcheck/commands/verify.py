@@ -27,6 +27,7 @@ from ..atomic import write_atomic
 from ..engines.base import Hello
 from ..errors import UsageError
 from ..harness import reading as engine_reading
+from ..harness.cases import Case
 from ..harness.report import Report, RunInfo, json_text
 from ..harness.results import FAILED, SKIPPED, Result, Tally
 from ..harness.runner import run_case
@@ -35,6 +36,7 @@ from ..logs.diagnosis import blamed, diagnose_logged
 from ..logs.expected import expected
 from ..logs.reading import GameLog, LogError, read_logs
 from ..logs.replayed import Replayed
+from ..view.results import report_page
 
 NOTES_SHOWN = 10
 """How many different things not checked the text report names."""
@@ -44,6 +46,7 @@ EXAMPLES = """examples:
   llcheck verify games.jsonl --game 12                       # the 12th game, again
   llcheck verify logs/*.jsonl -q --json verify.json          # many logs, a JSON report too
   llcheck verify games.jsonl --json                          # the JSON report alone, on stdout
+  llcheck verify games.jsonl --html games.html               # diverging games on a table, in the browser
 """
 """Shown at the end of --help."""
 
@@ -54,6 +57,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", nargs="?", const=True, metavar="FILE",
                         help="the JSON report (conformance/schema/report.schema.json): alone, on stdout in "
                              "place of the text report; with FILE, written to FILE beside the text report")
+    parser.add_argument("--html", metavar="FILE",
+                        help="also write the report as a page for a browser, each diverging game shown on a "
+                             "table where it parts from the rules (docs/viewer.md)")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="leave out the per-clause and per-tag tables")
 
@@ -69,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     except (LogError, UsageError) as exc:
         print(f"llcheck verify: {exc}", file=sys.stderr)
         return exitcodes.BAD_INPUT
-    results, notes = verify_games(games, specs)
+    results, notes, cases = verify_games(games, specs)
     code = exitcodes.OK if Tally.of(results).ok else exitcodes.FAILED
     hello = Hello("game logs", "", tuple(specs), frozenset())
     options = {"editions": list(specs), "groups": ["log"], "logs": args.logs, "game": args.game}
@@ -88,11 +94,16 @@ def run(args: argparse.Namespace) -> int:
     if played:
         text += ["", *engine_reading.text_lines(played)]
     print("\n".join(text))
-    if args.json:
+    outputs = [(args.json, lambda: json_text(report))] if isinstance(args.json, str) else []
+    if args.html:
+        outputs.append((args.html, lambda: report_page(
+            f"llcheck verify: {info.impl}", report.to_json(),
+            lambda case_id: cases[case_id].to_json() if case_id in cases else None, lambda e: specs[e])))
+    for path, written in outputs:
         try:
-            write_atomic(args.json, json_text(report))
+            write_atomic(path, written())
         except OSError as exc:
-            print(f"llcheck verify: cannot write {args.json}: {exc.strerror or exc}", file=sys.stderr)
+            print(f"llcheck verify: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
             return exitcodes.BAD_INPUT
     return code
 
@@ -114,23 +125,28 @@ def _playable(game: GameLog, spec: Edition) -> None:
         raise LogError(f"{game.where}: {exc}") from None
 
 
-def verify_games(games: list[GameLog], specs: dict[str, Edition]) -> tuple[list[Result], Counter[str]]:
-    """Each game's result, and how many games each thing not checked concerns."""
+def verify_games(games: list[GameLog], specs: dict[str, Edition]
+                 ) -> tuple[list[Result], Counter[str], dict[str, Case]]:
+    """Each game's result, how many games each thing not checked concerns, and each game's case
+    by its result's id."""
     results: list[Result] = []
     notes: Counter[str] = Counter()
+    cases: dict[str, Case] = {}
     for game in games:
         spec = specs[game.edition]
-        result, unchecked = verify_game(game, spec)
+        result, unchecked, case = verify_game(game, spec)
+        cases[result.id] = case
         if result.status == FAILED and result.divergence is not None:
             others = [other for other in games if other.edition == game.edition]
             blamed(result, diagnose_logged(spec, game, result, others), spec)
         results.append(result)
         notes.update(set(unchecked))
-    return results, notes
+    return results, notes, cases
 
 
-def verify_game(game: GameLog, spec: Edition) -> tuple[Result, list[str]]:
-    """One game's result (replayable with `llcheck verify LOG --game N`) and what was not checked."""
+def verify_game(game: GameLog, spec: Edition) -> tuple[Result, list[str], Case]:
+    """One game's result (replayable with `llcheck verify LOG --game N`), what was not checked, and
+    the game as the case it was verified as."""
     found = expected(spec, game)
     if not found.case.rounds:  # not a single deal could be read: nothing was checked
         case = found.case
@@ -138,12 +154,12 @@ def verify_game(game: GameLog, spec: Edition) -> tuple[Result, list[str]]:
         skipped = Result(case.id, SKIPPED, kind="case", group=case.status, edition=case.edition,
                          players=case.players, description=case.description, file=case.where,
                          message=f"nothing could be checked: {reason}")
-        return skipped, found.notes
+        return skipped, found.notes, case
     result = run_case(Replayed(found, tokens=game.keeps_tokens), found.case)
     result.replay = f"llcheck verify {shlex.quote(str(game.path))} --game {game.number}"
     if found.stopped is not None:
         result.file = f"{game.path}:{found.stopped}"
-    return result, [_general(note) for note in found.notes]
+    return result, [_general(note) for note in found.notes], found.case
 
 
 def _general(note: str) -> str:

@@ -12,6 +12,7 @@ from loveletter_ref.spec import Edition
 
 from ..harness.results import BAD
 from .film import of_case, of_record
+from .page import page
 
 Json = dict[str, Any]
 
@@ -57,3 +58,10 @@ def report_films(report: Json, case_of: Callable[[str], Json | None],
                        if isinstance(n, int))
     engine = report.get("engine", {})
     return films, {"summary": f"{engine.get('impl', '')}: {counts}", "rows": rows}
+
+
+def report_page(title: str, report: Json, case_of: Callable[[str], Json | None],
+                spec_of: Callable[[str], Edition]) -> str:
+    """The `--html` page of a JSON report: its rows, each failing result linked to its game."""
+    films, rows = report_films(report, case_of, spec_of)
+    return page(title, films, rows)
