@@ -70,11 +70,13 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 CORPUS_COVERAGE = pytest.StashKey[str]()
-"""The clause coverage table of the case corpus, set by tests/test_corpus.py."""
+"""The clause coverage table of the case corpus, with its clause pair and player-count totals, set
+by tests/test_corpus.py."""
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
-    """Print the corpus coverage (clause -> required cases) after the test results, as CI shows it."""
+    """Print the corpus coverage (clause -> required cases, then the clause pairs and player-count
+    clauses covered) after the test results, as CI shows it."""
     table = config.stash.get(CORPUS_COVERAGE, "")
     if table:
         terminalreporter.section("conformance corpus: clauses covered by required cases")

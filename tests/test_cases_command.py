@@ -26,7 +26,7 @@ def small_corpus(tmp_path: Path) -> Path:
 def test_validate_passes_on_the_bundled_corpus(capsys):
     code, out, err = run(capsys, "--validate")
     assert code == 0, err
-    assert "0 clauses uncovered; 0 failing against the reference" in out
+    assert "0 clauses, 0 clause pairs and 0 player counts uncovered; 0 failing against the reference" in out
 
 
 def test_validate_reports_bad_files_as_located_lines_with_exit_2(capsys, tmp_path):
@@ -60,21 +60,86 @@ def test_validate_fails_when_a_case_fails_against_the_reference(capsys, tmp_path
 
 def test_coverage_lists_uncovered_clauses_with_exit_1(capsys, tmp_path):
     code, out, _ = run(capsys, "--coverage", "--edition", "classic")
-    assert code == 0 and out.splitlines()[-1] == "41 of 41 clauses covered by required cases"
+    assert code == 0 and "41 of 41 clauses covered by required cases" in out.splitlines()
     root = small_corpus(tmp_path)
     (root / "required" / "classic" / "countess.json").unlink()
     code, out, _ = run(capsys, "--coverage", "--edition", "classic", "--root", str(root))
     assert code == 1
-    assert "classic.countess.forced" in out.splitlines()[-1]
     lines = out.splitlines()
-    assert any(line.startswith("classic.countess.forced") and "UNCOVERED" in line for line in lines)
+    assert "uncovered: classic.countess.forced" in next(line for line in lines if "clauses covered" in line)
+    assert any(line.startswith("classic.countess.forced  ") and "UNCOVERED" in line for line in lines)
+
+
+def test_coverage_reports_clause_pairs_and_player_counts_beside_clauses(capsys):
+    code, out, _ = run(capsys, "--coverage", "--edition", "classic")
+    lines = out.splitlines()
+    assert code == 0
+    pairs = lines[lines.index("") + 1:lines.index("9 of 9 clause pairs covered by required cases")]
+    assert len(pairs) == 9
+    assert pairs[1].split() == ["classic.handmaid.protect", "+", "round", "end", "1",
+                                "classic.handmaid.protect/ends-with-the-round"]
+    assert pairs[2].split()[:4] == ["classic.countess.forced", "+", "classic.guard", "1"]
+    assert lines[-4:] == ["player-count clause      2 players   3+ players",
+                          "classic.setup.face-up            1            2",
+                          "classic.tokens.target            3            4",
+                          "2 of 2 player-count clauses named by required cases at 2 players and at 3 or more"]
+
+
+def test_an_uncovered_pair_or_player_count_fails_coverage_with_exit_1(capsys, tmp_path):
+    root = small_corpus(tmp_path)
+    countess = root / "required" / "classic" / "countess.json"
+    data = json.loads(countess.read_text())
+    data["cases"] = [c for c in data["cases"] if c["id"] != "classic.countess.forced/beside-a-guard"]
+    countess.write_text(json.dumps(data))
+    face_up = root / "required" / "classic" / "setup.json"
+    data = json.loads(face_up.read_text())
+    data["cases"] = [c for c in data["cases"] if c["id"] != "classic.setup.face-up/two-players"]
+    face_up.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "--coverage", "--edition", "classic", "--root", str(root))
+    lines = out.splitlines()
+    assert code == 1
+    assert "41 of 41 clauses covered by required cases" in lines  # the clauses are still named
+    assert any(line.split()[:4] == ["classic.countess.forced", "+", "classic.guard", "0"] and
+               line.endswith("UNCOVERED") for line in lines)
+    assert ("8 of 9 clause pairs covered by required cases; uncovered: classic.countess.forced + "
+            "classic.guard") in lines
+    assert "classic.setup.face-up         none            2" in lines
+    assert lines[-1] == ("1 of 2 player-count clauses named by required cases at 2 players and at 3 or more; "
+                         "missing: classic.setup.face-up at 2 players")
+    code, out, _ = run(capsys, "--coverage", "--json", "--root", str(root))
+    data = json.loads(out)
+    assert code == 1 and data["uncovered"] == []
+    assert data["uncovered_pairs"] == ["classic.countess.forced + classic.guard"]
+    assert data["player_count_gaps"] == ["classic.setup.face-up at 2 players"]
+    assert {"clause": "classic.countess.forced", "with": "classic.guard", "cases": []} in data["pairs"]
+
+
+def test_validate_fails_on_an_uncovered_pair_of_the_bundled_corpus(capsys, tmp_path, monkeypatch):
+    root = small_corpus(tmp_path)
+    handmaid = root / "required" / "z-man-2019" / "handmaid.json"
+    data = json.loads(handmaid.read_text())
+    data["cases"] = [c for c in data["cases"] if c["id"] != "z19.handmaid.protect/ends-with-the-round"]
+    handmaid.write_text(json.dumps(data))
+    monkeypatch.setattr("llcheck.harness.cases.corpus_dir", lambda: root)  # as if it were the bundled one
+    code, out, err = run(capsys, "--validate")
+    assert code == 1
+    assert err.splitlines() == ["z19.handmaid.protect + round end: no required case naming "
+                                "z19.handmaid.protect plays it with round end"]
+    assert "0 clauses, 1 clause pairs and 0 player counts uncovered; 0 failing against the reference" in out
+    code, out, err = run(capsys, "--validate", "--root", str(root))  # your own folder covers what it covers
+    assert (code, err) == (0, "")
 
 
 def test_coverage_as_json(capsys):
     code, out, _ = run(capsys, "--coverage", "--json")
     data = json.loads(out)
-    assert code == 0 and data["uncovered"] == []
+    assert code == 0 and data["uncovered"] == [] and data["uncovered_pairs"] == []
+    assert data["player_count_gaps"] == []
     assert "z19.spy.bonus/a-spy-discarded-by-a-prince-counts" in data["coverage"]["z19.spy.bonus"]
+    spy = {entry["with"]: entry["cases"] for entry in data["pairs"] if entry["clause"] == "z19.spy.bonus"}
+    assert spy["holder out and alone"] == ["z19.spy.bonus/a-lone-spy-player-knocked-out-earns-nothing"]
+    assert data["player_counts"]["premium.tokens.target"]["2"] == [
+        "premium.tokens.target/2-players-7-tokens", "premium.tokens.target/2-players-6-tokens-is-not-enough"]
 
 
 def test_list_filters_by_tag_clause_edition_and_status(capsys):

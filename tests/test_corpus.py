@@ -1,6 +1,7 @@
 """The conformance corpus checks itself: valid files, unique ids, known clauses and decks, every
-clause covered by a required case, every case passing against the reference engine, every file
-in the canonical formatting, and the golden traces matching their generator."""
+clause, clause pair and player-count clause covered by required cases, every case passing against
+the reference engine, every file in the canonical formatting, and the golden traces matching their
+generator."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from llcheck.harness.cases import (
     readings,
     reformatted,
 )
+from llcheck.harness.pairs import PairCoverage, pair_coverage
 from llcheck.harness.selfcheck import against_reference
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,18 +44,24 @@ def test_every_case_file_validates_with_unique_ids_known_clauses_and_real_decks(
 
 def test_every_clause_of_every_edition_is_covered_by_a_required_case(corpus, request):
     table = coverage(corpus)
-    request.config.stash[CORPUS_COVERAGE] = _table(table)
+    pairs = pair_coverage(corpus)
+    request.config.stash[CORPUS_COVERAGE] = _table(table, pairs)
     assert set(editions()) >= set(EDITIONS)
     assert [clause for clause, ids in table.items() if not ids] == []
+    assert [str(pair) for pair in pairs.uncovered] == []
+    assert pairs.count_gaps == []
 
 
-def _table(table: dict[str, list[str]]) -> str:
+def _table(table: dict[str, list[str]], pairs: PairCoverage) -> str:
     width = max(len(clause) for clause in table)
     lines = [f"{clause:<{width}} {len(ids):>3}  {ids[0] if ids else 'UNCOVERED'}"
              + (f" (+{len(ids) - 1})" if len(ids) > 1 else "") for clause, ids in table.items()]
     covered = sum(1 for ids in table.values() if ids)
     total = f"{covered} of {len(table)} clauses covered (llcheck cases --coverage lists every case)"
-    return "\n".join(lines + [total])
+    paired = f"{len(pairs.pairs) - len(pairs.uncovered)} of {len(pairs.pairs)} clause pairs covered"
+    counted = sum(1 for groups in pairs.player_counts.values() if all(groups.values()))
+    counts = f"{counted} of {len(pairs.player_counts)} player-count clauses at 2 players and at 3 or more"
+    return "\n".join(lines + [total, paired, counts])
 
 
 def test_the_whole_corpus_passes_against_the_reference_engine(corpus):

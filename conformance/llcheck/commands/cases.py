@@ -1,10 +1,12 @@
 """Inspect and check the conformance case corpus (the format: docs/cases.md).
 
 --validate: every file matches the schema, ids are unique, every clause a case names exists,
-every deck is its edition's deck, every clause of every edition is covered by a required case
-(of the bundled corpus only), and every case passes against the reference engine (exit 2 for bad
-files, 1 for gaps or failures). --coverage: clause -> required cases, uncovered clauses listed
-(exit 1 if any). --list: the cases, filtered by --tag, --clause, --edition, --status. --show ID: one case.
+every deck is its edition's deck, every clause of every edition, every clause pair and every
+player-count clause at 2 and at 3+ players is covered by a required case (of the bundled corpus
+only), and every case passes against the reference engine (exit 2 for bad files, 1 for gaps or
+failures). --coverage: clause -> required cases, then clause pair -> required cases and
+player-count clause -> required cases at 2 and at 3+ players, the gaps listed (exit 1 if any).
+--list: the cases, filtered by --tag, --clause, --edition, --status. --show ID: one case.
 --format: rewrite every file that is not in the canonical formatting (exit 2 for a file that is not JSON)."""
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from ..harness.cases import (
 )
 from ..harness.clauses import clause_quote
 from ..harness.jsonfmt import dumps
+from ..harness.pairs import GROUPS, PairCoverage, gap_text, pair_coverage
 from ..harness.selfcheck import validate
 
 EXAMPLES = """examples:
@@ -45,7 +48,8 @@ EXAMPLES = """examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     action = parser.add_mutually_exclusive_group()
     action.add_argument("--validate", action="store_true", help="run every self-check of the corpus")
-    action.add_argument("--coverage", action="store_true", help="print clause -> required cases")
+    action.add_argument("--coverage", action="store_true",
+                        help="print clause -> required cases, clause pairs and player counts")
     action.add_argument("--list", action="store_true", help="list the cases (the default)")
     action.add_argument("--show", metavar="ID", help="print one case, with its clauses' quotes")
     action.add_argument("--format", action="store_true",
@@ -161,12 +165,14 @@ def _show(cases: list[Case], case_id: str, as_json: bool = False) -> int:
 
 def _coverage(cases: list[Case], editions: list[str], as_json: bool) -> int:
     table = coverage(cases)
+    pairs = pair_coverage(cases)
     if editions:
         wanted = {clause for name in editions for clause in load_spec(name).clauses}
         table = {clause: ids for clause, ids in table.items() if clause in wanted}
+        pairs = pairs.only(wanted)
     uncovered = [clause for clause, ids in table.items() if not ids]
     if as_json:
-        print(json.dumps({"coverage": table, "uncovered": uncovered}, indent=2))
+        print(json.dumps({"coverage": table, "uncovered": uncovered, **pairs.to_json()}, indent=2))
     else:
         width = max((len(clause) for clause in table), default=0)
         for clause, ids in table.items():
@@ -174,7 +180,31 @@ def _coverage(cases: list[Case], editions: list[str], as_json: bool) -> int:
         covered = len(table) - len(uncovered)
         print(f"{covered} of {len(table)} clauses covered by required cases"
               + (f"; uncovered: {', '.join(uncovered)}" if uncovered else ""))
-    return exitcodes.FAILED if uncovered else exitcodes.OK
+        _print_pairs(pairs)
+    return exitcodes.FAILED if uncovered or pairs.uncovered or pairs.count_gaps else exitcodes.OK
+
+
+def _print_pairs(pairs: PairCoverage) -> None:
+    """The clause pairs, then the player-count clauses, each table ending with its count and gaps."""
+    names = [str(pair) for pair in pairs.pairs]
+    width = max((len(name) for name in names), default=0)
+    print()
+    for name, ids in zip(names, pairs.pairs.values(), strict=True):
+        print(f"{name:<{width}}  {len(ids):>3}  {', '.join(ids) if ids else 'UNCOVERED'}")
+    missing = pairs.uncovered
+    print(f"{len(names) - len(missing)} of {len(names)} clause pairs covered by required cases"
+          + (f"; uncovered: {', '.join(map(str, missing))}" if missing else ""))
+    width = max((len(clause) for clause in pairs.player_counts), default=0)
+    print()
+    print(f"{'player-count clause':<{width}}  " + "  ".join(f"{group + ' players':>11}" for group in GROUPS))
+    for clause, groups in pairs.player_counts.items():
+        cells = [str(len(groups[group])) if groups.get(group) else ("none" if group in groups else "-")
+                 for group in GROUPS]
+        print(f"{clause:<{width}}  " + "  ".join(f"{cell:>11}" for cell in cells))
+    gaps = [gap_text(*gap) for gap in pairs.count_gaps]
+    complete = sum(1 for groups in pairs.player_counts.values() if all(groups.values()))
+    print(f"{complete} of {len(pairs.player_counts)} player-count clauses named by required cases at 2 "
+          "players and at 3 or more" + (f"; missing: {', '.join(gaps)}" if gaps else ""))
 
 
 def _validate(root: Path | None) -> int:
@@ -189,9 +219,16 @@ def _validate(root: Path | None) -> int:
         print(problem, file=sys.stderr)
     if verdict.problems:
         return exitcodes.BAD_INPUT
-    uncovered = verdict.uncovered if root is None else []  # a folder of your own covers what it covers
+    mine = root is not None  # a folder of your own covers what it covers
+    uncovered = [] if mine else verdict.uncovered
+    pairs = [] if mine else verdict.uncovered_pairs
+    gaps = [] if mine else verdict.count_gaps
     for clause in uncovered:
         print(f"{clause}: no required case names this clause", file=sys.stderr)
+    for pair in pairs:
+        print(f"{pair}: no required case naming {pair.clause} plays it with {pair.partner}", file=sys.stderr)
+    for clause, group in gaps:
+        print(f"{clause}: no required case names this clause at {group} players", file=sys.stderr)
     for result in verdict.failures:
         print(f"{result.file}: case {result.id}: {result.status} against the reference engine: "
               f"{result.message}; replay: {result.replay}", file=sys.stderr)
@@ -199,11 +236,11 @@ def _validate(root: Path | None) -> int:
     files = len({case.path for case in verdict.cases})
     folders = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
     failures = len(verdict.failures)
-    gaps = f"{len(uncovered)} clauses uncovered" if root is None else \
-        "coverage not required of a folder of your own (--coverage --root shows it)"
-    print(f"{files} files, {len(verdict.cases)} cases ({folders}); {gaps}; "
+    summary = "coverage not required of a folder of your own (--coverage --root shows it)" if mine else \
+        f"{len(uncovered)} clauses, {len(pairs)} clause pairs and {len(gaps)} player counts uncovered"
+    print(f"{files} files, {len(verdict.cases)} cases ({folders}); {summary}; "
           f"{failures} failing against the reference")
-    return exitcodes.FAILED if uncovered or verdict.failures else exitcodes.OK
+    return exitcodes.FAILED if uncovered or pairs or gaps or verdict.failures else exitcodes.OK
 
 
 def _format(root: Path | None) -> int:

@@ -1,5 +1,6 @@
-"""The corpus checks itself: valid files, known clauses and decks, full coverage, and every case
-passing against the reference engine (in process; a disputed case under the reading it assumes)."""
+"""The corpus checks itself: valid files, known clauses and decks, full coverage (of clauses, clause
+pairs and player counts), and every case passing against the reference engine (in process; a
+disputed case under the reading it assumes)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from loveletter_ref.spec import load_spec
 
 from ..engines import ReferenceEngine
 from .cases import Case, coverage, load_corpus
+from .pairs import Pair, pair_coverage
 from .results import PASSED, Result
 from .runner import run_case
 
@@ -48,6 +50,9 @@ class SelfCheck:
     cases: list[Case] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     uncovered: list[str] = field(default_factory=list)
+    uncovered_pairs: list[Pair] = field(default_factory=list)
+    count_gaps: list[tuple[str, str]] = field(default_factory=list)
+    """(clause, group) for each player-count group a player-count clause has no case in."""
     failures: list[Result] = field(default_factory=list)
 
 
@@ -57,5 +62,7 @@ def validate(root: Path | None = None) -> SelfCheck:
     cases = load_corpus(root, checked=True)
     found = SelfCheck(cases)
     found.uncovered = [clause for clause, ids in coverage(cases).items() if not ids]
+    pairs = pair_coverage(cases)
+    found.uncovered_pairs, found.count_gaps = pairs.uncovered, pairs.count_gaps
     found.failures = [r for r in against_reference(cases, root) if r.status != PASSED]
     return found
