@@ -7,7 +7,7 @@ depends only on the input and on what the process asked z3 before, never on the 
 load: every solver call is bounded by z3's resource limit (`rlimit`, a count of solver steps),
 never by a timeout.
 
-Three ways to an answer, cheapest first:
+Four ways to an answer, cheapest first:
 
 1. *Induction.* The invariant Φ (`invariants.holds`) is proved once: it holds after the deal,
    and one turn from any running state satisfying it leads to a state satisfying it. This alone
@@ -16,7 +16,9 @@ Three ways to an answer, cheapest first:
 2. *One turn from any Φ-state.* If a situation cannot arise in one turn (and the round's end)
    from *any* running state satisfying Φ and the lemmas, it cannot arise in any round. What
    happens at the round's end is first asked of the end alone, from any state satisfying them.
-3. *Bounded search* over the whole round, unrolled as deep as the draw pile: complete, so
+3. *Playouts* (when asked for): seeded rounds of the reference engine, watched by the
+   condition's own engine-side check; the first that reaches the situation is the witness.
+4. *Bounded search* over the whole round, unrolled as deep as the draw pile: complete, so
    unsatisfiable is a proof and satisfiable gives the witness. The whole round is unrolled only
    when a search first needs it: the proofs above need the deal and one free turn only.
 """
@@ -35,6 +37,7 @@ from .conditions import Condition, Happening
 from .invariants import holds, lemma_parts, parts
 from .layout import Layout, SetupGap, Unsupported
 from .playback import Playback, play
+from .playouts import SEED, find, playable
 from .terms import FALSE, both, either, num, ule
 from .unroll import RoundEncoding
 from .witness import Replay, extract, setup_witness, story, truth
@@ -55,9 +58,9 @@ LEMMA_RLIMIT = 200_000_000
 """z3 resource units allowed each solver call that tries a candidate lemma (once per spec and
 player count); a lemma not proved within them is dropped."""
 
-INDUCTION, RANKING, ONE_TURN, AT_END, SEARCH, NO_RULE, NOT_APPLICABLE, UNMODELLED = (
+INDUCTION, RANKING, ONE_TURN, AT_END, SEARCH, NO_RULE, NOT_APPLICABLE, UNMODELLED, PLAYOUT = (
     "induction", "ranking", "one turn from any state", "the end from any state", "bounded search",
-    "no rule leads there", "not applicable", "unmodelled rules")
+    "no rule leads there", "not applicable", "unmodelled rules", "playout")
 
 ENDING = ("end", "next")
 """The phases of happenings at the round's end (decided by the last state alone)."""
@@ -189,10 +192,13 @@ class Prover:
         kept = [f for name, f in lemma_parts(rnd, state) if name in self.lemmas]
         return both(holds(rnd, state), *kept)
 
-    def ask(self, condition: Condition, rlimit: int, confirm: bool = True) -> ProbeAnswer:
+    def ask(self, condition: Condition, rlimit: int, confirm: bool = True, playouts: int = 0,
+            seed: int = SEED) -> ProbeAnswer:
         """Decide whether the condition is reachable, each solver call within `rlimit` z3
         resource units (the encoding and the invariant, built once per prover, are not part of
-        it). `seconds` only records how long it took."""
+        it), after up to `playouts` seeded rounds of the reference engine when no cheap proof
+        settles it (`playouts.py`; the same `seed` and count give the same witness). `seconds`
+        only records how long it took."""
         start = time.perf_counter()
         if self.setup_gap is not None:
             answer = self._without_round(condition)
@@ -204,7 +210,7 @@ class Prover:
                 answer = ProbeAnswer(UNKNOWN, condition.name, method=UNMODELLED,
                                   reason=f"the probes cannot encode this spec: {self.unsupported}")
             else:
-                answer = self._honest(self._decide(condition, rlimit), rlimit)
+                answer = self._honest(self._decide(condition, rlimit, playouts, seed), rlimit)
         if answer.witness is not None:
             answer.story = story(self.edition, answer.witness)
             if confirm:
@@ -213,8 +219,9 @@ class Prover:
         answer.seconds = time.perf_counter() - start
         return answer
 
-    def _decide(self, condition: Condition, rlimit: int) -> ProbeAnswer:
-        """The cheapest answer, every solver call within `rlimit` resource units."""
+    def _decide(self, condition: Condition, rlimit: int, playouts: int = 0, seed: int = SEED) -> ProbeAnswer:
+        """The cheapest answer, every solver call within `rlimit` resource units, after at most
+        `playouts` rounds of play."""
         proof = getattr(condition, "proof", None)
         if proof == "invariant" and self.invariant:
             return ProbeAnswer(UNREACHABLE, condition.name, method=INDUCTION)
@@ -224,6 +231,13 @@ class Prover:
             quick = self._one_turn(condition, min(rlimit // 4, ONE_TURN_RLIMIT))
             if quick is not None:
                 return quick
+        if playouts > 0 and playable(condition):
+            found = find(self.edition, self.players, condition, playouts, seed)
+            if found is not None:
+                reason = (f"round {found.round + 1} of at most {playouts} seeded rounds of the reference "
+                          f"engine ({found.policy}, seed {seed})")
+                return ProbeAnswer(REACHABLE, condition.name, witness=found.witness, method=PLAYOUT,
+                                   reason=reason)
         answer = self._search(condition, rlimit)
         if answer.status == UNKNOWN:
             answer.reason = f"not decided within the z3 resource limit of {rlimit} units"
