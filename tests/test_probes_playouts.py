@@ -131,6 +131,8 @@ def test_the_same_seed_and_count_give_the_same_witness_and_the_count_is_a_count(
     again = find(spec, 5, condition, found.round + 1)
     assert again is not None and json.dumps(again.witness) == json.dumps(found.witness)
     assert find(spec, 5, condition, found.round) is None  # the rounds before it do not reach it
+    resumed = find(spec, 5, condition, 1000, start=found.round)  # a search in two parts finds the same
+    assert resumed is not None and resumed.witness == found.witness
     other = find(spec, 5, condition, 1000, seed=1)
     assert other is not None and other.witness != found.witness
 

@@ -46,6 +46,10 @@ PLAYOUTS = 5000
 SEED = 0
 """The default seed of the playouts."""
 
+EARLY = 100
+"""Rounds played before the one-turn proof is tried (the rest after it): many situations show in
+a few rounds, where a one-turn search for a state leading to them may take a while."""
+
 RANDOM, PEACEFUL, AGGRESSIVE = "random play", "peaceful play", "aggressive play"
 LOW, HIGH = "peaceful play keeping low cards", "peaceful play keeping high cards"
 POLICIES = (RANDOM, PEACEFUL, AGGRESSIVE, LOW, HIGH)
@@ -73,11 +77,13 @@ def rng_for(seed: int, edition: Edition, players: int, condition: Condition, ind
     return random.Random(f"{seed}/{edition.id}/{players}/{condition.name}/{index}")
 
 
-def find(edition: Edition, players: int, condition: Condition, rounds: int, seed: int = SEED) -> Found | None:
-    """The first of `rounds` seeded rounds that reaches `condition`, confirmed by a fresh replay;
-    None when none does."""
+def find(edition: Edition, players: int, condition: Condition, rounds: int, seed: int = SEED,
+         start: int = 0) -> Found | None:
+    """The first of the seeded rounds `start` .. `rounds` - 1 that reaches `condition`, confirmed
+    by a fresh replay; None when none does. (Rounds do not depend on each other: searching 0 .. k
+    - 1, then k .. n - 1, finds what searching 0 .. n - 1 finds.)"""
     target = _target(edition, players) if condition.uses_tokens else None
-    for index in range(rounds):
+    for index in range(start, rounds):
         rng = rng_for(seed, edition, players, condition, index)
         policy = POLICIES[index % len(POLICIES)]
         tokens = _tokens(rng, players, target, index // len(POLICIES))

@@ -17,7 +17,9 @@ Four ways to an answer, cheapest first:
    from *any* running state satisfying Φ and the lemmas, it cannot arise in any round. What
    happens at the round's end is first asked of the end alone, from any state satisfying them.
 3. *Playouts* (when asked for): seeded rounds of the reference engine, watched by the
-   condition's own engine-side check; the first that reaches the situation is the witness.
+   condition's own engine-side check; the first that reaches the situation is the witness. The
+   first hundred are played before step 2: many situations show at once, where a one-turn search
+   for a state that leads to them may take a while.
 4. *Bounded search* over the whole round, unrolled as deep as the draw pile: complete, so
    unsatisfiable is a proof and satisfiable gives the witness. The whole round is unrolled only
    when a search first needs it: the proofs above need the deal and one free turn only.
@@ -37,7 +39,7 @@ from .conditions import Condition, Happening
 from .invariants import holds, lemma_parts, parts
 from .layout import Layout, SetupGap, Unsupported
 from .playback import Playback, play
-from .playouts import SEED, find, playable
+from .playouts import EARLY, SEED, find, playable
 from .terms import FALSE, both, either, num, ule
 from .unroll import RoundEncoding
 from .witness import Replay, extract, setup_witness, story, truth
@@ -227,21 +229,32 @@ class Prover:
             return ProbeAnswer(UNREACHABLE, condition.name, method=INDUCTION)
         if proof == "ranking" and self.invariant and self.pile_shrinks(rlimit):
             return ProbeAnswer(UNREACHABLE, condition.name, method=RANKING)
+        early = min(playouts, EARLY) if playable(condition) else 0
+        played = self._play(condition, 0, early, playouts, seed)
+        if played is not None:
+            return played
         if not condition.bounded and self.invariant:
             quick = self._one_turn(condition, min(rlimit // 4, ONE_TURN_RLIMIT))
             if quick is not None:
                 return quick
-        if playouts > 0 and playable(condition):
-            found = find(self.edition, self.players, condition, playouts, seed)
-            if found is not None:
-                reason = (f"round {found.round + 1} of at most {playouts} seeded rounds of the reference "
-                          f"engine ({found.policy}, seed {seed})")
-                return ProbeAnswer(REACHABLE, condition.name, witness=found.witness, method=PLAYOUT,
-                                   reason=reason)
+        played = self._play(condition, early, playouts if playable(condition) else 0, playouts, seed)
+        if played is not None:
+            return played
         answer = self._search(condition, rlimit)
         if answer.status == UNKNOWN:
             answer.reason = f"not decided within the z3 resource limit of {rlimit} units"
         return answer
+
+    def _play(self, condition: Condition, start: int, stop: int, playouts: int,
+              seed: int) -> ProbeAnswer | None:
+        """The witness of the first of the seeded rounds `start` .. `stop` - 1 that reaches the
+        situation (of a budget of `playouts`), if one does."""
+        found = find(self.edition, self.players, condition, stop, seed, start) if stop > start else None
+        if found is None:
+            return None
+        reason = (f"round {found.round + 1} of at most {playouts} seeded rounds of the reference engine "
+                  f"({found.policy}, seed {seed})")
+        return ProbeAnswer(REACHABLE, condition.name, witness=found.witness, method=PLAYOUT, reason=reason)
 
     @property
     def unmodelled_ids(self) -> list[str]:
