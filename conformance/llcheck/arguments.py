@@ -66,6 +66,8 @@ def _shown(text: str) -> str:
 SEED = whole(0, MAX_SEED)
 JOBS = whole(1, MAX_JOBS)
 GAMES = whole(1, MAX_GAMES, "games")
+ROUNDS = whole(0, MAX_GAMES, "rounds")
+"""A count of rounds to play, 0 for none (`probe --playouts`)."""
 PLAYERS = whole(1, MAX_PLAYERS, "players")
 SEAT = whole(0, MAX_PLAYERS - 1)
 """A player's seat at the table, from 0."""

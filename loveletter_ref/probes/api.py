@@ -21,12 +21,13 @@ from .catalogue import CATALOGUE, QUERIES, Query, query
 from .conditions import Condition, Happening, clause_applies, round_won_by
 from .layout import ProbeError
 from .playback import Playback
+from .playouts import PLAYOUTS, SEED
 from .prover import REACHABLE, UNKNOWN, UNREACHABLE, ProbeAnswer, Prover
 from .unroll import RoundEncoding
 
-__all__ = ["CATALOGUE", "QUERIES", "REACHABLE", "RLIMIT", "UNKNOWN", "UNREACHABLE", "AnyOf", "Condition",
-           "ProbeAnswer", "ProbeError", "Query", "any_of", "check", "clause_applies", "prover", "query",
-           "round_won_by"]
+__all__ = ["CATALOGUE", "PLAYOUTS", "QUERIES", "REACHABLE", "RLIMIT", "UNKNOWN", "UNREACHABLE", "AnyOf",
+           "Condition", "ProbeAnswer", "ProbeError", "Query", "any_of", "check", "clause_applies", "prover",
+           "query", "round_won_by"]
 
 _PROVERS: OrderedDict[tuple[int, int], tuple[Edition, Prover]] = OrderedDict()
 _KEEP = 8
@@ -50,14 +51,17 @@ RLIMIT = 200_000_000
 the same on every machine at any load: about a minute on a 2020s laptop)."""
 
 
-def check(edition: Edition, players: int, condition: Condition, rlimit: int = RLIMIT) -> ProbeAnswer:
+def check(edition: Edition, players: int, condition: Condition, rlimit: int = RLIMIT, playouts: int = 0,
+          seed: int = SEED) -> ProbeAnswer:
     """Whether `condition` is reachable in some round of `edition` with `players` players.
 
     The answer covers every deal and every sequence of legal choices: `unreachable` is a proof,
     `reachable` comes with a witness replay the reference engine plays to the situation, and
     `unknown` means the solver did not decide within `rlimit` resource units per solver call.
+    With `playouts`, up to that many seeded rounds of the reference engine look for a witness
+    before the bounded search (`method` "playout"; the same `seed` and count, the same witness).
     """
-    return prover(edition, players).ask(condition, rlimit)
+    return prover(edition, players).ask(condition, rlimit, playouts=playouts, seed=seed)
 
 
 class AnyOf(Condition):
@@ -67,6 +71,7 @@ class AnyOf(Condition):
         self.conditions = conditions
         self.name = " or ".join(c.name for c in conditions)
         self.uses_tokens = any(c.uses_tokens for c in conditions)
+        self.playable = all(c.playable for c in conditions)
 
     def happenings(self, rnd: RoundEncoding) -> list[Happening]:
         return [h for c in self.conditions for h in c.happenings(rnd)]

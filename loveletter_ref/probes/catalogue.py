@@ -45,6 +45,8 @@ class Query(Condition):
     applies: Callable[[Layout], str | None] = field(default=lambda layout: None)
     uses_tokens: bool = False
     bounded: bool = False
+    playable: bool = True
+    """Every query's `check` reads the engine's states and events only: playouts may look for it."""
     proof: str | None = None
     """How the prover may settle the query without search: "invariant" (it is part of Φ) or
     "ranking" (it asks whether the round outlasts the pile)."""

@@ -44,6 +44,9 @@ class Condition:
     """True when the situation depends on the tokens the players hold before the round."""
     bounded = False
     """True when the situation is about the round's length (only the bounded search may answer)."""
+    playable = False
+    """True when `confirm` tells from any engine call's states and events whether the situation
+    arose during it: seeded playouts (`playouts.py`) may then look for a witness by play."""
 
     def applicable(self, layout: Layout) -> str | None:
         """Why the situation cannot arise for this spec and player count at all, or None."""

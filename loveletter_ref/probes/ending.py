@@ -97,8 +97,15 @@ class Ending:
             if rule in ("discard_total", "highest_discard"):
                 field = "total" if rule == "discard_total" else "top"
                 marks = [board.s[f"{field}{p}"] for p in range(n)]
-                top = [both(current[p], *(z3.Implies(current[q], ule(marks[q], marks[p])) for q in range(n)))
-                       for p in range(n)]
+                # The highest mark among the players still tied, folded seat by seat (it is one of
+                # theirs, or 0 when none is above 0): a player is on top when theirs equals it. The
+                # same as "no tied player's mark is higher", but linear in the players, and a solver
+                # sees at once that someone is on top (the pairwise form made it rediscover the
+                # transitivity of <= case by case, beyond any budget with 7 or 8 players).
+                most = num(0, marks[0].size())
+                for p in range(n):
+                    most = ite(both(current[p], ult(most, marks[p])), marks[p], most)
+                top = [both(current[p], marks[p] == most) for p in range(n)]
                 single = exactly(top, 1)
                 winners = [ite(both(undecided, single), top[p], winners[p]) for p in range(n)]
                 current = top

@@ -117,6 +117,21 @@ def running_parts(rnd: RoundEncoding, state: State) -> list[Part]:
     return [("a running round can go on", z3.Implies(state["run"], running))]
 
 
+def lemma_parts(rnd: RoundEncoding, state: State) -> list[Part]:
+    """Candidate lemmas beyond Φ: facts of every round in the editions that Φ does not need and
+    a deck's rules may break. Each is kept when it holds after the deal and one turn from any
+    running state satisfying Φ and every candidate kept keeps it (the others are dropped until
+    none is: the largest inductive subset, whatever order they are listed in). A kept lemma
+    strengthens the one-turn proofs: the arbitrary state they start from is more like a real one."""
+    layout = rnd.layout
+    alive = [state[f"alive{p}"] for p in range(layout.players)]
+    out: list[Part] = [("someone is still in", at_least(alive, 1))]
+    if layout.set_aside:
+        full = state["aside"] == num(layout.set_aside, layout.index_bits)
+        out.append(("the set-aside cards stay aside while the round runs", z3.Implies(state["run"], full)))
+    return out
+
+
 def parts(rnd: RoundEncoding, state: State) -> list[Part]:
     """Every part of Φ in `state`."""
     return (range_parts(rnd, state) + identity_parts(rnd, state) + hand_parts(rnd, state)

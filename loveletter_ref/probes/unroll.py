@@ -143,12 +143,16 @@ class RoundEncoding:
 
     With `free`, the encoding is one turn from an *arbitrary* running state instead of the deal:
     the inductive step that proves state invariants, and, once they are proved, a quick proof
-    that a situation cannot arise from any state satisfying them.
+    that a situation cannot arise from any state satisfying them. `turns` unrolls fewer turns
+    (0: the deal alone, all the base case of an induction needs).
     """
 
-    def __init__(self, layout: Layout, free: bool = False):
+    def __init__(self, layout: Layout, free: bool = False, turns: int | None = None):
         self.layout = layout
         self.free = free
+        self.depth = (1 if free else layout.depth) if turns is None else turns
+        """Turns unrolled: the whole round (the pile's size), one from a free state, or as asked
+        (none: the deal alone, for the base case of an induction)."""
         self.edition = layout.edition
         problems = unsupported_rules(self.edition, layout.players)
         if problems:
@@ -202,7 +206,7 @@ class RoundEncoding:
 
     def _unroll(self) -> None:
         """The deal's variables and facts, then each turn and the round's end."""
-        layout, free = self.layout, self.free
+        layout = self.layout
         present = [c for c in range(layout.kinds) if layout.counts[c]]
         self.spent = {c: [z3.BitVec(f"spent{c}.{j}", layout.index_bits) for j in range(layout.counts[c])]
                       for c in present if self.draws_back(c)}
@@ -219,7 +223,7 @@ class RoundEncoding:
         self.sorts = {name: term.sort() for name, term in state.items()}
         self.states = [state]
         self.turns: list[Turn] = []
-        for t in range(1 if free else layout.depth):
+        for t in range(self.depth):
             turn, state = self._turn(t, state)
             self.turns.append(turn)
             self.states.append(state)

@@ -4,7 +4,9 @@ For each spec and player count, the queries asked (default: the catalogue of doc
 then where a game first needs each silent clause) are answered: proved unreachable (for every
 deal and every sequence of choices), reachable (with a witness: a short story and the replay
 the reference engine plays to the situation), or unknown within z3's resource limit (a count of
-solver steps, so that the answers and witnesses are the same at any load). A result that
+solver steps, so that the answers and witnesses are the same at any load). A witness may come
+from seeded rounds of the reference engine played before the bounded search (`--playouts`, a
+count of rounds: the same seed and count give the same witness). A result that
 contradicts what the spec leads us to expect, or a witness the reference engine does not
 confirm, makes the exit code 1; unknown answers do not."""
 
@@ -22,12 +24,13 @@ from loveletter_ref.probes.api import prover as cached_prover
 from loveletter_ref.probes.catalogue import QUERIES
 from loveletter_ref.probes.conditions import clause_applies
 from loveletter_ref.probes.layout import ProbeError
+from loveletter_ref.probes.playouts import PLAYOUTS
 from loveletter_ref.probes.prover import NOT_APPLICABLE, UNREACHABLE, ProbeAnswer, Prover
 from loveletter_ref.probes.unroll import encodable
 from loveletter_ref.spec import OPTIONAL_GENERAL_IDS, Edition, known_specs
 
 from .. import cluster, exitcodes
-from ..arguments import JOBS, PLAYERS, Z3_UNITS
+from ..arguments import JOBS, PLAYERS, ROUNDS, SEED, Z3_UNITS
 from ..errors import UsageError
 from ..interrupts import unfinished
 from ..progress import Status, clock
@@ -55,6 +58,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "about a minute; a count of solver steps, so the answers do not depend on "
                              "the machine's load); encoding each spec and player count and proving its "
                              "invariant come first, once, and are not counted")
+    parser.add_argument("--playouts", type=ROUNDS, default=PLAYOUTS, metavar="N",
+                        help=f"rounds of the reference engine played to find a witness before a bounded "
+                             f"search, when no quick proof settles a query (default {PLAYOUTS}; seeded, so "
+                             "the same count and --seed give the same witness; 0: z3 alone)")
+    parser.add_argument("--seed", type=SEED, default=0, metavar="S", help="seed of the playouts (default 0)")
     parser.add_argument("--jobs", type=JOBS, default=1, metavar="J",
                         help="spec and player-count combinations probed in parallel (default 1)")
     cluster.add_argument(parser, "the spec and player-count combinations (one task each)")
@@ -68,27 +76,29 @@ CLAUSE = "clause-applies:"
 
 
 def probe(edition_name: str, choices: dict[str, int], players: int, names: list[str], limit: int,
-          every_silence: bool = True) -> dict[str, Any]:
+          every_silence: bool = True, playouts: int = PLAYOUTS, seed: int = 0) -> dict[str, Any]:
     """Answer the named queries (catalogue names, or clause-applies:KEY) for one spec and player
     count, then, with `every_silence`, where a game first needs each silent clause (runs in a
-    worker process)."""
+    worker process); up to `playouts` seeded rounds of play look for a witness before a bounded
+    search."""
+    cpu = time.process_time()
     edition = edition_arg(edition_name, choices)
     prover = cached_prover(edition, players)
     results = []
     for name in names:
         if name in QUERIES:
             query = QUERIES[name]
-            verdict = prover.ask(query, limit)
+            verdict = prover.ask(query, limit, playouts=playouts, seed=seed)
             row = verdict.to_json()
             expected = query.expected(edition, players) if verdict.applicable else None
             row.update(group=query.group, expected=expected)
         else:
-            row = _clause(prover, name.removeprefix(CLAUSE), limit).to_json()
+            row = _clause(prover, name.removeprefix(CLAUSE), limit, playouts, seed).to_json()
             row.update(group="clauses", expected=None)
         row["surprise"] = _surprise(row)
         results.append(row)
     for key in silences(edition) if every_silence else ():
-        row = prover.ask(clause_applies(key), limit).to_json()
+        row = prover.ask(clause_applies(key), limit, playouts=playouts, seed=seed).to_json()
         row.update(group="silences", expected=None)
         row["surprise"] = _surprise(row)
         results.append(row)
@@ -96,7 +106,10 @@ def probe(edition_name: str, choices: dict[str, int], players: int, names: list[
             "build_seconds": round(prover.build_seconds, 3),
             "unsupported": prover.unsupported, "unmodelled": prover.unmodelled,
             "invariant": prover.invariant, "invariant_seconds": round(prover.invariant_seconds, 3),
-            "invariant_failure": prover.invariant_failure or None, "results": results}
+            "invariant_failure": prover.invariant_failure or None, "lemmas": prover.lemmas,
+            "lemma_seconds": round(prover.lemma_seconds, 3),
+            "unroll_seconds": round(prover.round_seconds, 3),
+            "cpu_seconds": round(time.process_time() - cpu, 3), "results": results}
 
 
 def silences(edition: Edition) -> list[str]:
@@ -115,10 +128,10 @@ def has_clause(edition: Edition, key: str) -> bool:
     return edition.clause_by_key(key) is not None or key in OPTIONAL_GENERAL_IDS.values()
 
 
-def _clause(prover: Prover, key: str, limit: int) -> ProbeAnswer:
+def _clause(prover: Prover, key: str, limit: int, playouts: int, seed: int) -> ProbeAnswer:
     """Where a game first needs the clause `key`; not applicable to a spec without it."""
     if has_clause(prover.edition, key):
-        return prover.ask(clause_applies(key), limit)
+        return prover.ask(clause_applies(key), limit, playouts=playouts, seed=seed)
     return ProbeAnswer(UNREACHABLE, f"{CLAUSE}{key}", method=NOT_APPLICABLE,
                    reason=f"{prover.edition.id} has no clause {key}")
 
@@ -156,7 +169,8 @@ def _jobs(args: argparse.Namespace, editions: list[Edition]) -> list[tuple[Editi
 
 def _results(args: argparse.Namespace, jobs: list[tuple[Edition, int]],
              names: list[str]) -> Iterator[dict[str, Any]]:
-    calls = [(str(e.path or e.id), _chosen(e), n, names, args.rlimit, not args.query) for e, n in jobs]
+    calls = [(str(e.path or e.id), _chosen(e), n, names, args.rlimit, not args.query, args.playouts,
+              args.seed) for e, n in jobs]
     yield from in_workers(_probe, calls, args.jobs, cluster=args.cluster)
 
 
@@ -165,7 +179,7 @@ def _chosen(edition: Edition) -> dict[str, int]:
     return {c.key: c.version for c in edition.clauses.values() if c.versions and c.version is not None}
 
 
-def _probe(call: tuple[str, Any, int, list[str], int, bool]) -> dict[str, Any]:
+def _probe(call: tuple[str, Any, int, list[str], int, bool, int, int]) -> dict[str, Any]:
     return probe(*call)
 
 
@@ -240,8 +254,9 @@ def _print(report: dict[str, Any]) -> None:
         invariant = "no round can be dealt"
     else:
         invariant = f"invariant not proved: {report['invariant_failure']}"
+    lemmas = f"; lemmas: {', '.join(report['lemmas'])}" if report.get("lemmas") else ""
     print(f"{report['edition']}, {report['players']} players "
-          f"(encoded in {report['build_seconds']:.1f} s; {invariant})")
+          f"(encoded in {report['build_seconds']:.1f} s; {invariant}{lemmas})")
     for rule in report["unmodelled"]:
         print(f"  not modelled (a round that reaches it proves nothing beyond it): {rule}")
     for clause in report["partly_silent"]:
@@ -257,7 +272,7 @@ def _print(report: dict[str, Any]) -> None:
             print(f"  {row['condition']:{width}}  n/a          {row['reason']}")
             continue
         status = row["status"].upper() if row["status"] == "reachable" else row["status"]
-        how = f"({row['method']})" if row["status"] == "unreachable" else ""
+        how = f"({row['method']})" if row["status"] != "unknown" else ""
         line = f"  {row['condition']:{width}}  {status:11}  {row['seconds']:6.1f} s  {how}"
         if row["surprise"]:
             line += f"  <-- {row['surprise']}"
