@@ -36,6 +36,7 @@ from ..engines.base import Engine, EngineFailure
 from ..errors import UsageError
 from .counterfactual import Diagnosis, diagnose
 from .lockstep import ENGINE, Differential, Found, Skipped
+from .pipelined import Mismatch, Pipelined, pipelines
 from .play import Tally, Tape, play_game
 from .saved import case_of, replay_of, save_case
 
@@ -144,10 +145,16 @@ class _Session:
         """The tally as it was when the search first failed (before shrinking played more)."""
 
     def open(self) -> Differential:
+        """The lockstep of the engine (started again if it failed): `Pipelined` when it claims
+        pipelining, else `Differential`."""
         if self.step is None:
             if self.engine is None:
                 self.engine = self.make_engine()
-            self.step = Differential(self.engine, self.edition, self.players, self.ignore, self.skip)
+            engine = self.engine
+            if pipelines(engine):
+                self.step = Pipelined(engine, self.edition, self.players, self.ignore, self.skip)
+            else:
+                self.step = Differential(engine, self.edition, self.players, self.ignore, self.skip)
         return self.step
 
     def adopt(self, edition: Edition) -> None:
@@ -161,12 +168,12 @@ class _Session:
         return next((c for c in suspects if c in self.ignore_clauses or c in self.recorded), None)
 
     def game(self, horizon: int, tape: bytes, tally: Tally) -> None:
+        step = self._opened()
         try:
-            step = self.open()
-        except EngineFailure as exc:
-            raise EngineLost(f"the engine could not be started again: {exc}") from None
-        try:
-            play_game(step, horizon, Tape(tape), tally)
+            if isinstance(step, Pipelined):
+                self._pipelined(step, horizon, tape, tally)
+            else:
+                play_game(step, horizon, Tape(tape), tally)
         except Found as found:
             if found.kind == ENGINE:
                 self.close()
@@ -177,6 +184,29 @@ class _Session:
             tally.skipped[skipped.clause] = tally.skipped.get(skipped.clause, 0) + 1
             if skipped.lost:
                 self.close()
+
+    def _opened(self) -> Differential:
+        try:
+            return self.open()
+        except EngineFailure as exc:
+            raise EngineLost(f"the engine could not be started again: {exc}") from None
+
+    def _pipelined(self, step: Pipelined, horizon: int, tape: bytes, tally: Tally) -> None:
+        """Play a game with the engine's answers read behind (`Pipelined`); when it differs, play it
+        again in step, which raises what differs as a game in step does (Unrepeatable when it does
+        not differ again)."""
+        before = copy.deepcopy(tally)
+        try:
+            play_game(step, horizon, Tape(tape), tally)
+            return
+        except Mismatch as mismatch:
+            vars(tally).update(vars(before))  # the game is counted when played again
+            if mismatch.lost:
+                self.close()
+        in_step = Differential(self._opened().engine, self.edition, self.players, self.ignore, self.skip)
+        play_game(in_step, horizon, Tape(tape), tally)
+        raise Unrepeatable("a game that differed with its answers read behind did not differ when played "
+                           "again in step")
 
     def close(self) -> None:
         if self.engine is not None:
