@@ -63,7 +63,7 @@ def test_the_new_hello_fields_cross_the_protocol_and_the_engine_deals_from_a_see
     with SubprocessEngine(command, cwd=ENGINES, validate=True) as engine:
         hello = engine.hello
         assert (hello.capabilities_version, dict(hello.players)) == (2, {"z-man-2019": (2,)})
-        assert hello.capabilities == {"legal_actions", "one_step_chancellor"}
+        assert hello.capabilities == {"legal_actions", "one_step_chancellor", "combined", "pipelining"}
         reply = engine.deal("z-man-2019", 2, 7, 1)
         assert reply.accepted and reply.state is not None and reply.state["starter"] == 1
         again = engine.deal("z-man-2019", 2, 7, 1)

@@ -32,7 +32,7 @@ def test_the_reference_server_introduces_itself():
         hello = engine.hello
     assert (hello.name, hello.protocol) == ("loveletter-reference", "1")
     assert {"classic", "z-man-2019"} <= set(hello.editions)
-    assert hello.capabilities == {"legal_actions", "views", "events", "games"}
+    assert hello.capabilities == {"legal_actions", "views", "events", "games", "combined", "pipelining"}
 
 
 def test_a_capability_llcheck_does_not_know_is_ignored_and_named(capsys):

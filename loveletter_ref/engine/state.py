@@ -115,13 +115,6 @@ class State:
     def state(self) -> dict[str, Any]:
         """The canonical, complete state (see docs/formats.md)."""
         names, hand_names = self.tables.names, self.tables.hand_names
-        pending: dict[str, Any] | None = None
-        if self.phase is Phase.RESPOND and self.pending is not None:
-            pending = {"kind": "respond", "player": self.responder, "card": self.pending.clause.card}
-        elif self.pending is not None:
-            pending = {"kind": "keep", "player": self.current,
-                       "return": len(self.hands[self.current]) - 1,
-                       "to": self.pending.clause.rule["to"]}
         state = {
             "edition": self.edition.id,
             "players": self.players,
@@ -137,7 +130,7 @@ class State:
             "eliminated": [not alive for alive in self.alive],
             "protected": [shield is not None for shield in self.protected],
             "tokens": list(self.tokens),
-            "pending": pending,
+            "pending": self.pending_state() if self.pending is not None else None,
             "round_winners": self.round_winners,
             "game_winners": self.game_winners,
         }
@@ -145,10 +138,149 @@ class State:
             state["marks"] = self.marks()
         return state
 
+    def pending_state(self) -> dict[str, Any] | None:
+        """The state's `pending`: the decision a card left open (a keep, another player's answer)."""
+        if self.pending is None:
+            return None
+        if self.phase is Phase.RESPOND:
+            return {"kind": "respond", "player": self.responder, "card": self.pending.clause.card}
+        return {"kind": "keep", "player": self.current, "return": len(self.hands[self.current]) - 1,
+                "to": self.pending.clause.rule["to"]}
+
     def marks(self) -> list[dict[str, Any]]:
         """Tokens and markers that cards leave on players for the rest of the round."""
         out = [{"kind": "prediction", "player": seat, "target": target, "card": clause.card}
                for seat, target, clause in self.predictions]
         if self.forced is not None:
             out.append({"kind": "forced_target", "target": self.forced[0], "card": self.forced[1].card})
+        return out
+
+
+class StateCache:
+    """A game's canonical state (`State.state()`), made again only where the game changed since
+    the previous call: what a caller that reads the state after every step needs (the fuzzer's
+    reference side, the in-process reference adapter), at a fraction of a whole state's cost.
+
+    Each call returns a new dictionary, equal to `state()`; the value of a key whose sources did
+    not change is the same object as in the previous dictionary, and the next call starts from
+    this one, so callers must change neither the dictionary nor its values (copy to change).
+    Sources are compared by value with copies kept here, so a list changed in place is seen as
+    well as one replaced. The usual changes of a turn are made from the previous lists (the top
+    card drawn from the deck, one more card on a discard pile); anything else is named again. A
+    new round (or the first call) takes the whole `state()`, and so does every call for a game
+    whose class words its state otherwise (overrides `state`, `pending_state` or `marks`)."""
+
+    __slots__ = ("game", "whole", "last", "round", "deck", "set_aside", "face_up", "hands", "discards",
+                 "alive", "protected", "tokens", "pending", "marks")
+
+    game: State
+    whole: bool
+    last: dict[str, Any] | None
+    round: int
+    deck: list[int]
+    set_aside: list[int]
+    face_up: list[int]
+    hands: list[list[int]]
+    discards: list[list[int]]
+    alive: list[bool]
+    protected: list[Clause | None]
+    tokens: list[int]
+    pending: Step | None
+    marks: tuple[list[tuple[int, int, Clause]], tuple[int, Clause] | None]
+
+    def __init__(self, game: State):
+        self.game = game
+        kind = type(game)
+        self.whole = any(getattr(kind, name) is not getattr(State, name)
+                         for name in ("state", "pending_state", "marks"))
+        """True when every call takes the whole `state()`."""
+        self.last: dict[str, Any] | None = None
+        """The dictionary returned last."""
+
+    def state(self) -> dict[str, Any]:
+        """The canonical state now (see the class doc)."""
+        game, last = self.game, self.last
+        if last is None or self.whole or game.round != self.round:
+            return self._whole()
+        out = dict(last)
+        phase = game.phase
+        out["phase"] = phase._value_  # str(phase) would copy the string
+        out["turn"] = game.current if phase in DECIDING else None
+        out["starter"] = game.starter
+        names = game.tables.names
+        deck = game.deck
+        if deck != self.deck:
+            seen = self.deck
+            if len(deck) == len(seen) - 1 and deck == seen[:-1]:  # the top card drawn
+                out["deck"] = out["deck"][1:]
+            else:
+                out["deck"] = [names[card] for card in reversed(deck)]
+            self.deck = deck[:]
+        if game.hands != self.hands:
+            out["hands"] = self._hands(out["hands"])
+        if game.discards != self.discards:
+            out["discards"] = self._discards(out["discards"])
+        if game.set_aside != self.set_aside:
+            self.set_aside = game.set_aside[:]
+            out["set_aside"] = [names[card] for card in game.set_aside]
+        if game.face_up != self.face_up:
+            self.face_up = game.face_up[:]
+            out["face_up"] = [names[card] for card in game.face_up]
+        if game.alive != self.alive:
+            self.alive = game.alive[:]
+            out["eliminated"] = [not alive for alive in game.alive]
+        if game.protected != self.protected:
+            self.protected = game.protected[:]
+            out["protected"] = [shield is not None for shield in game.protected]
+        if game.tokens != self.tokens:
+            self.tokens = game.tokens[:]
+            out["tokens"] = list(game.tokens)
+        if game.pending is not None or self.pending is not None:
+            self.pending = game.pending
+            out["pending"] = game.pending_state()
+        out["round_winners"] = game.round_winners
+        out["game_winners"] = game.game_winners
+        if game.tables.marks and (game.predictions, game.forced) != self.marks:
+            self.marks = (game.predictions[:], game.forced)
+            out["marks"] = game.marks()
+        self.last = out
+        return out
+
+    def _hands(self, before: list[list[str]]) -> list[list[str]]:
+        """The hands, named again where they changed."""
+        named, seen = self.game.tables.hand_names, self.hands
+        out = list(before)
+        for seat, hand in enumerate(self.game.hands):
+            if hand != seen[seat]:
+                seen[seat] = hand[:]
+                out[seat] = list(named[tuple(hand)])
+        return out
+
+    def _discards(self, before: list[list[str]]) -> list[list[str]]:
+        """The discard piles, a card added where one was played and named again where else changed."""
+        names, seen = self.game.tables.names, self.discards
+        out = list(before)
+        for seat, pile in enumerate(self.game.discards):
+            had = seen[seat]
+            if pile == had:
+                continue
+            if len(pile) == len(had) + 1 and pile[:-1] == had:
+                out[seat] = [*out[seat], names[pile[-1]]]
+            else:
+                out[seat] = [names[card] for card in pile]
+            seen[seat] = pile[:]
+        return out
+
+    def _whole(self) -> dict[str, Any]:
+        """The whole state, and the sources of every key kept."""
+        game = self.game
+        out = self.last = game.state()
+        self.round = game.round
+        self.deck = game.deck[:]
+        self.hands = [hand[:] for hand in game.hands]
+        self.discards = [pile[:] for pile in game.discards]
+        self.set_aside, self.face_up = game.set_aside[:], game.face_up[:]
+        self.alive, self.protected, self.tokens = game.alive[:], game.protected[:], game.tokens[:]
+        self.pending = game.pending
+        self.marks = (game.predictions[:], game.forced)
         return out

@@ -5,6 +5,12 @@
 //     llcheck check --impl 'node conformance/examples/node/engine.js' --edition classic
 //
 // The rules live in rules.js; this file only reads requests, calls the game and writes answers.
+//
+// It claims the two capabilities of protocol capabilities version 3 (docs/protocol.md): combined
+// replies (a start, next_round or apply that says "combined": true is answered with the legal
+// actions then due, or, when an apply is refused, with the state it kept) and pipelining (requests
+// are read as they come and answered in order; the answers to a batch of requests are written
+// together, so that a harness sending requests ahead is woken once per batch, not per answer).
 "use strict";
 
 const readline = require("readline");
@@ -13,9 +19,11 @@ const { Game, Refusal } = require("./rules");
 const HELLO = {
   protocol: "1",
   name: "loveletter-node-example",
-  version: "1.0.0",
+  version: "1.1.0",
   editions: ["classic"],
-  capabilities: ["events", "games", "legal_actions", "views"],
+  capabilities_version: 3,
+  capabilities: ["combined", "deck", "events", "games", "legal_actions", "pipelining", "stray_fields", "tokens",
+                 "views"],
 };
 
 let game = null;
@@ -28,7 +36,7 @@ const HANDLERS = {
   },
   start(request) {
     if (request.edition !== "classic") throw new Error(`this engine plays classic only, not ${request.edition}`);
-    return reply(() => {
+    return reply(request, () => {
       const next = new Game(request.players, request.first_player, request.tokens);
       const events = next.startRound(request.deck);
       game = next;
@@ -36,13 +44,13 @@ const HANDLERS = {
     });
   },
   next_round(request) {
-    return reply(() => current().startRound(request.deck));
+    return reply(request, () => current().startRound(request.deck));
   },
   legal_actions() {
     return { actions: current().legalActions() };
   },
   apply(request) {
-    return reply(() => current().apply(request.action));
+    return reply(request, () => current().apply(request.action), true);
   },
   state() {
     return { state: current().state() };
@@ -62,14 +70,19 @@ function current() {
   return game;
 }
 
-function reply(act) {
-  // Accepted with the events and the new state, or refused (state unchanged) with the reason.
+function reply(request, act, isApply = false) {
+  // Accepted with the events and the new state, or refused (state unchanged) with the reason. A
+  // combined reply adds the legal actions now due (accepted) or the state (a refused apply).
   try {
     const events = act();
-    return { accepted: true, events, state: game.state() };
+    const body = { accepted: true, events, state: game.state() };
+    if (request.combined) body.legal_actions = game.legalActions();
+    return body;
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
-    return { accepted: false, reason: error.message, ...(error.clause && { clause: error.clause }) };
+    const body = { accepted: false, reason: error.message, ...(error.clause && { clause: error.clause }) };
+    if (request.combined && isApply && game !== null) body.state = game.state();
+    return body;
   }
 }
 
@@ -86,11 +99,29 @@ function answer(line) {
   }
 }
 
+// Answers are collected while the lines of one chunk of input are read, and written together once
+// they are all answered (readline emits a chunk's lines one after another, before any timer runs).
+let pending = [];
+let stopping = false;
+
+function flush() {
+  if (pending.length) process.stdout.write(pending.join(""));
+  pending = [];
+  if (stopping) process.exit(0);
+}
+
 const input = readline.createInterface({ input: process.stdin });
 input.on("line", (line) => {
-  if (!line.trim()) return;
+  if (stopping || !line.trim()) return;
   const response = answer(line);
-  process.stdout.write(JSON.stringify(response) + "\n");
-  if (response.ok && JSON.parse(line).op === "stop") input.close();
+  if (!pending.length) setImmediate(flush);
+  pending.push(JSON.stringify(response) + "\n");
+  if (response.ok && JSON.parse(line).op === "stop") {
+    stopping = true;
+    input.close();
+  }
 });
-input.on("close", () => process.exit(0));
+input.on("close", () => {
+  stopping = true;
+  setImmediate(flush);
+});

@@ -28,10 +28,17 @@ field its card does not take (a target on a Handmaid); one_step_chancellor: take
 Chancellor's keep and return in the play itself. (Version 2 also added the per-edition player
 counts, `Hello.players`.)"""
 
-KNOWN_CAPABILITIES = CAPABILITIES + CAPABILITIES_2
+CAPABILITIES_3 = ("combined", "pipelining")
+"""What capabilities version 3 added, both about the conversation rather than the game (protocol
+engines only; docs/protocol.md#capabilities-version-3): combined: answers start, next_round and
+apply, when the request asks (`"combined": true`), with the legal actions then due, and a refused
+apply with its state, in the reply itself; pipelining: reads requests while it answers earlier
+ones, and answers each in order, so that the harness may send several before reading."""
+
+KNOWN_CAPABILITIES = CAPABILITIES + CAPABILITIES_2 + CAPABILITIES_3
 """Every capability this llcheck knows."""
 
-CAPABILITIES_VERSION = 2
+CAPABILITIES_VERSION = 3
 """The capabilities version this llcheck speaks."""
 
 ASSUMED_BEFORE_VERSION_2 = frozenset({"deck", "tokens", "stray_fields"})
@@ -84,7 +91,9 @@ class Reply:
     """An engine's answer to a start, next-round or apply request.
 
     `accepted` is False when the engine refused (an illegal action, or a deal it will not play);
-    `reason` then says why and `clause` may name the rule clause it relied on.
+    `reason` then says why and `clause` may name the rule clause it relied on. A combined reply
+    (capability `combined`) also carries the legal actions then due (`legal`) when accepted, and
+    the unchanged `state` when refused.
     """
 
     accepted: bool
@@ -92,6 +101,8 @@ class Reply:
     state: Json | None = None
     reason: str = ""
     clause: str | None = None
+    legal: list[Json] | None = None
+    """Capability `combined`: the legal actions due after an accepted reply, when asked for."""
 
 
 class Engine(ABC):
@@ -129,6 +140,32 @@ class Engine(ABC):
     @abstractmethod
     def view(self, player: int) -> Json:
         """What `player` may see (capability `views`)."""
+
+    # -- combined replies (capability `combined`) -------------------------------------------------
+    # A protocol engine that claims `combined` answers each of these in one reply; for any other
+    # engine they are the plain request followed by the ones it saves.
+
+    def start_combined(self, edition: str, players: int, deck: Sequence[str], first_player: int = 0,
+                       tokens: Sequence[int] | None = None) -> Reply:
+        """`start`, with the legal actions then due in the reply (`Reply.legal`) when accepted."""
+        return self._with_legal(self.start(edition, players, deck, first_player, tokens))
+
+    def next_round_combined(self, deck: Sequence[str]) -> Reply:
+        """`next_round`, with the legal actions then due when accepted."""
+        return self._with_legal(self.next_round(deck))
+
+    def apply_combined(self, action: Json) -> Reply:
+        """`apply`, with the legal actions then due when accepted, the (unchanged) state when refused."""
+        reply = self.apply(action)
+        if not reply.accepted:
+            reply.state = self.state()
+            return reply
+        return self._with_legal(reply)
+
+    def _with_legal(self, reply: Reply) -> Reply:
+        if reply.accepted and "legal_actions" in self.hello.capabilities:
+            reply.legal = self.legal_actions()
+        return reply
 
     def close(self) -> None:  # noqa: B027 - optional hook: in-process engines hold nothing
         """Release the engine (stop its process)."""

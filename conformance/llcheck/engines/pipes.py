@@ -78,6 +78,18 @@ class LineReader:
         """Bytes read after the last complete line (a partial answer)."""
         return len(self.buffer.strip())
 
+    def fill(self) -> None:
+        """Read what the pipe holds now into the buffer, without waiting (lines are taken out by
+        `readline`). Nothing is read once the buffer holds more than the line limit: a program
+        that writes without being read must then wait, as the harness does (it stops at its
+        timeout). EOFError when the pipe is closed."""
+        if len(self.buffer) > self.max_line:
+            return
+        chunk = os.read(self.fd, 1 << 16)
+        if not chunk:
+            raise EOFError
+        self.buffer += chunk
+
     def close(self) -> None:
         """Stop watching the pipe."""
         self.selector.close()
@@ -90,8 +102,12 @@ class LineTooLong(ValueError):
         super().__init__(f"is longer than {limit >> 20} MiB without a line break")
 
 
-def write_all(fd: int, data: bytes, timeout: float) -> None:
-    """Write `data` to a non-blocking pipe within `timeout` seconds (PipeTimeout, BrokenPipeError)."""
+def write_all(fd: int, data: bytes, timeout: float, answers: LineReader | None = None) -> None:
+    """Write `data` to a non-blocking pipe within `timeout` seconds (PipeTimeout, BrokenPipeError).
+
+    With `answers` (the reader of the program's output, when requests are sent before earlier
+    answers are read), what the program writes is read into that reader's buffer while the pipe
+    is full: a program blocked writing its answers stops reading, and both would wait forever."""
     deadline = time.monotonic() + timeout
     view = memoryview(data)
     selector: selectors.BaseSelector | None = None  # made only when the pipe is full: most writes need none
@@ -105,9 +121,14 @@ def write_all(fd: int, data: bytes, timeout: float) -> None:
             if selector is None:
                 selector = selectors.DefaultSelector()
                 selector.register(fd, selectors.EVENT_WRITE)
+                if answers is not None:
+                    selector.register(answers.fd, selectors.EVENT_READ)
             remaining = deadline - time.monotonic()
-            if remaining <= 0 or not selector.select(remaining):
+            ready = selector.select(remaining) if remaining > 0 else []
+            if not ready:
                 raise PipeTimeout
+            if answers is not None and any(key.fd == answers.fd for key, _ in ready):
+                answers.fill()
     finally:
         if selector is not None:
             selector.close()

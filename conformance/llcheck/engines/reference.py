@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 from loveletter_ref import Action, Game
 from loveletter_ref.engine import view
+from loveletter_ref.engine.state import StateCache
 from loveletter_ref.errors import DeckError, IllegalActionError, RuleGapError, SpecError
 from loveletter_ref.spec import Edition, known_specs, load_spec
 
@@ -28,6 +29,8 @@ class ReferenceEngine(Engine):
         editions = tuple(specs) if specs is not None else tuple(known_specs())
         self.hello = Hello(name, __version__, editions, frozenset(CAPABILITIES))
         self.game: Game | None = None
+        self._states: StateCache | None = None
+        """The game's state, named again only where it changed (a state per answer)."""
         self._served_as: str | None = None
         """The edition id the game was started as, when its spec has another id (a reading served
         as the edition it describes): states and views report the id the harness asked for."""
@@ -61,8 +64,9 @@ class ReferenceEngine(Engine):
         except RuleGapError as exc:
             raise _gap(spec, exc) from None  # the rules are silent here: the game cannot go on
         self.game = game
+        self._states = StateCache(game)
         self._served_as = edition if game.edition.id != edition else None
-        return Reply(True, events, self._as_served(game.state()))
+        return Reply(True, events, self._state())
 
     def next_round(self, deck: Sequence[str]) -> Reply:
         game = self._game()
@@ -72,13 +76,15 @@ class ReferenceEngine(Engine):
             return Reply(False, reason=str(exc), clause=getattr(exc, "clause", None))
         except RuleGapError as exc:
             raise _gap(game.edition, exc) from None
-        return Reply(True, events, self._as_served(game.state()))
+        return Reply(True, events, self._state())
 
-    def _as_served(self, state: Json) -> Json:
-        """A state or view naming the edition as the harness asked for it."""
-        if self._served_as is not None:
-            state["edition"] = self._served_as
-        return state
+    def _state(self) -> Json:
+        """The current game's state, as served: from the cache (see StateCache), as a dictionary of
+        the caller's own (a caller may replace a key; the values are shared with later states, so it
+        must not change them in place)."""
+        assert self._states is not None
+        state = self._states.state()
+        return {**state, "edition": self._served_as} if self._served_as is not None else dict(state)
 
     def legal_actions(self) -> list[Json]:
         return list(map(dict.copy, map(action_json, self._game().legal_actions())))
@@ -86,24 +92,24 @@ class ReferenceEngine(Engine):
     def apply(self, action: Json) -> Reply:
         game = self._game()
         try:
-            parsed = Action.from_json(action)
-            events = game.apply(parsed)
+            events = game.apply(parsed_action(action))
         except ValueError as exc:
             return Reply(False, reason=f"malformed action: {exc}")
         except IllegalActionError as exc:
             return Reply(False, reason=exc.reason, clause=exc.clause)
         except RuleGapError as exc:
             raise _gap(game.edition, exc) from None
-        return Reply(True, events, self._as_served(game.state()))
+        return Reply(True, events, self._state())
 
     def state(self) -> Json:
-        return self._as_served(self._game().state())
+        self._game()
+        return self._state()
 
     def view(self, player: int) -> Json:
         game = self._game()
         if not 0 <= player < game.players:
             raise EngineFailure(f"there is no player {player}")
-        return self._as_served(view(game, player))
+        return view(game, player, self._state())
 
 
 class _ActionJson(dict[Action, Json]):
@@ -122,6 +128,35 @@ class _ActionJson(dict[Action, Json]):
 
 action_json: Callable[[Action], Json] = _ActionJson().__getitem__
 """An action's JSON form, remembered: shared, so hand out copies only."""
+
+
+class _ParsedActions(dict[tuple[tuple[str, object], ...], Action]):
+    """Actions parsed from their JSON forms, by the form's items (the same few hundred recur in
+    every game, and parsing one checks every field through a few calls). Only forms whose values
+    are strings, whole numbers (not booleans) or null are remembered, so that a key equal in
+    Python but not in JSON (`true` and `1`) never finds another's action; emptied at `LIMIT`."""
+
+    LIMIT = 8192
+
+    def parse(self, action: Json) -> Action:
+        """`Action.from_json(action)`, remembered (ValueError as it raises)."""
+        if type(action) is not dict:
+            return Action.from_json(action)
+        for value in action.values():  # a loop, not all(...): no generator on this hot path
+            kind = type(value)
+            if kind is not str and kind is not int and value is not None:
+                return Action.from_json(action)
+        key = tuple(action.items())
+        found = self.get(key)
+        if found is None:
+            if len(self) >= self.LIMIT:
+                self.clear()
+            found = self[key] = Action.from_json(action)
+        return found
+
+
+parsed_action: Callable[[Json], Action] = _ParsedActions().parse
+"""An action parsed from its JSON form, remembered for plain forms."""
 
 
 def _gap(spec: Edition, exc: RuleGapError) -> EngineFailure:

@@ -3,6 +3,13 @@
 The server is strict about what it reads (it is the example implementers compare against): the
 first request must be `hello` with a protocol version it speaks, fields must have their types,
 and anything it cannot answer becomes an error response (`"ok": false`) naming the problem.
+
+Whatever engine it serves, the server can hold the conversation of capabilities version 3: it
+answers a request that says `"combined": true` with a combined reply (the engine's legal actions
+after an accepted one, its state after a refused apply), and it reads requests one line at a time,
+answering each before it reads the next, so that requests sent ahead simply wait in the pipe
+(pipelining). `llcheck serve` claims both (`SERVED`); a server made with no `served` claims what
+its engine claims.
 """
 
 from __future__ import annotations
@@ -20,10 +27,15 @@ MAX_LINE = 1_000_000
 """The longest request line read, in bytes (a request is a few hundred)."""
 
 
-def hello_body(hello: Hello) -> Json:
-    """What an engine says about itself in answer to hello."""
+SERVED = ("combined", "pipelining")
+"""The capabilities the server adds to any engine's (docs/protocol.md#capabilities-version-3)."""
+
+
+def hello_body(hello: Hello, served: tuple[str, ...] = ()) -> Json:
+    """What an engine says about itself in answer to hello (with `served`: the capabilities a
+    server adds, that belong to the conversation rather than to the engine)."""
     body: Json = {"protocol": PROTOCOL_VERSION, "name": hello.name, "version": hello.version,
-                  "editions": list(hello.editions), "capabilities": sorted(hello.capabilities)}
+                  "editions": list(hello.editions), "capabilities": sorted({*hello.capabilities, *served})}
     if hello.capabilities_version > 1:
         body["capabilities_version"] = hello.capabilities_version
     if hello.players:
@@ -34,8 +46,10 @@ def hello_body(hello: Hello) -> Json:
 class Server:
     """Answers protocol requests with one engine."""
 
-    def __init__(self, engine: Engine):
+    def __init__(self, engine: Engine, served: tuple[str, ...] = ()):
         self.engine = engine
+        self.served = served
+        """Capabilities of the conversation the hello claims besides the engine's (`SERVED`)."""
         self.greeted = False
         self.stopped = False
         self.handlers: dict[str, Callable[[Json], Json]] = {
@@ -75,7 +89,7 @@ class Server:
         if version != PROTOCOL_VERSION:
             raise ProtocolError(f"this engine speaks protocol {PROTOCOL_VERSION!r}, not {version!r}")
         self.greeted = True
-        return hello_body(self.engine.hello)
+        return hello_body(self.engine.hello, self.served)
 
     def _start(self, request: Json) -> Json:
         edition = field(request, "edition", str, "an edition id")
@@ -85,16 +99,24 @@ class Server:
         if "deck" not in request and "seed" in request:  # an engine that deals itself
             seed = _count(field(request, "seed", int, "a seed"))
             return self._reply(self.engine.deal(edition, players, seed, first, tokens))
+        if _combined(request):
+            return self._reply(self.engine.start_combined(edition, players, _cards(request), first, tokens),
+                               combined=True)
         return self._reply(self.engine.start(edition, players, _cards(request), first, tokens))
 
     def _next_round(self, request: Json) -> Json:
+        if _combined(request):
+            return self._reply(self.engine.next_round_combined(_cards(request)), combined=True)
         return self._reply(self.engine.next_round(_cards(request)))
 
     def _legal_actions(self, request: Json) -> Json:
         return {"actions": self.engine.legal_actions()}
 
     def _apply(self, request: Json) -> Json:
-        return self._reply(self.engine.apply(field(request, "action", dict, "an object")))
+        action = field(request, "action", dict, "an object")
+        if _combined(request):
+            return self._reply(self.engine.apply_combined(action), combined=True)
+        return self._reply(self.engine.apply(action))
 
     def _state(self, request: Json) -> Json:
         return {"state": self.engine.state()}
@@ -106,14 +128,25 @@ class Server:
         self.stopped = True
         return {}
 
-    def _reply(self, reply: Reply) -> Json:
+    def _reply(self, reply: Reply, combined: bool = False) -> Json:
+        """A reply's body; a combined one also with the legal actions (accepted) or the state (refused)."""
         if not reply.accepted:
             body: Json = {"accepted": False, "reason": reply.reason}
             if reply.clause:
                 body["clause"] = reply.clause
+            if combined and reply.state is not None:
+                body["state"] = reply.state
             return body
         state = reply.state if reply.state is not None else self.engine.state()
-        return {"accepted": True, "events": reply.events, "state": state}
+        body = {"accepted": True, "events": reply.events, "state": state}
+        if combined and reply.legal is not None:
+            body["legal_actions"] = reply.legal
+        return body
+
+
+def _combined(request: Json) -> bool:
+    """True when the request asks for a combined reply."""
+    return field(request, "combined", bool, "true or false") if "combined" in request else False
 
 
 def _cards(request: Json) -> list[str]:
@@ -133,11 +166,12 @@ def _one_line(text: str) -> str:
     return " ".join(text.split()) or "unknown error"
 
 
-def serve(engine: Engine, infile: IO[bytes], outfile: IO[bytes], trace: IO[str] | None = None) -> None:
+def serve(engine: Engine, infile: IO[bytes], outfile: IO[bytes], trace: IO[str] | None = None,
+          served: tuple[str, ...] = SERVED) -> None:
     """Answer requests from `infile` on `outfile` until stop or end of input; `trace` logs both ways.
 
     Whatever the engine prints goes to stderr, so that stdout carries protocol messages only."""
-    server = Server(engine)
+    server = Server(engine, served)
     for line in _lines(infile):
         if not line.strip():
             continue

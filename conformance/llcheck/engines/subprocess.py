@@ -21,15 +21,20 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from itertools import repeat
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..protocol.messages import PROTOCOL_VERSION, ProtocolError, decode, encode, field, objects
 from ..protocol.schema import response_definition, schema_problem
 from .base import CAPABILITIES_VERSION, Engine, EngineFailure, Hello, Json, Reply, known_capabilities
 from .pipes import MAX_LINE, LineReader, LineTooLong, PipeTimeout, StderrTail, printable, write_all
 from .process import EngineProcess, Launch
+
+SEND_AHEAD = 4096
+"""Bytes of requests `submit` keeps back before it writes them."""
 
 START_TIMEOUT = 30.0
 """Seconds an engine may take to start and answer hello, when its per-request timeout is shorter."""
@@ -38,6 +43,8 @@ MESSAGE_LIMIT = 500
 """Characters of a failure message; the rest of what an engine wrote is left out."""
 
 __all__ = ["MAX_LINE", "START_TIMEOUT", "EngineGone", "Launch", "SubprocessEngine", "TimedOut"]
+
+T = TypeVar("T")
 
 
 class EngineGone(EngineFailure):
@@ -78,6 +85,11 @@ class SubprocessEngine(Engine):
         self.validate = validate
         self.gone: str | None = None
         self.requests = 0
+        self.sent: deque[tuple[int, str, bool]] = deque()
+        """Requests sent and not yet answered, oldest first: number, op, combined (one at a time
+        but for requests `submit` sends ahead, to an engine claiming `pipelining`)."""
+        self.outgoing = bytearray()
+        """Requests `submit` has not written yet (written together: each write wakes the engine)."""
         self.clock: _CaseClock | None = None
         self.launch = launch or Launch(cwd=str(cwd) if cwd is not None else None, env=env or {})
         self.program = self._start()
@@ -136,19 +148,44 @@ class SubprocessEngine(Engine):
         """Send one request and return its (successful) answer, waiting `timeout` (default: the engine's)."""
         if self.gone is not None:
             raise EngineGone(self.gone)
-        what = f"{op} (request {self.requests + 1})"
-        wait = self._wait(timeout, what)
+        wait = self._wait(timeout, f"{op} (request {self.requests + 1})")
         deadline = time.monotonic() + wait
+        number = self._send(op, fields, wait)
+        return self._receive(number, wait, deadline)
+
+    def _send(self, op: str, fields: dict[str, Any], wait: float, later: bool = False) -> int:
+        """Write one request (its number), within `wait` seconds, after those `submit` kept back;
+        with `later`, keep it back too (unless enough are kept to be worth a write)."""
         self.requests += 1
         number = self.requests
+        self.outgoing += encode({"id": number, "op": op, **fields})
+        self.sent.append((number, op, bool(fields.get("combined"))))
+        if not later or len(self.outgoing) >= SEND_AHEAD:
+            self._write(f"{op} (request {number})", wait)
+        return number
+
+    def _write(self, what: str, wait: float) -> None:
+        """Write every request kept back; what the engine answers meanwhile to requests sent before
+        is kept to be read in turn."""
+        data, self.outgoing = bytes(self.outgoing), bytearray()
+        ahead = self.reader if len(self.sent) > 1 else None
         try:
-            write_all(self.stdin, encode({"id": number, "op": op, **fields}), wait)
+            write_all(self.stdin, data, wait, ahead)
         except PipeTimeout:
             raise self._lost(self._late(what, wait, unread=True), TimedOut) from None
         except (BrokenPipeError, ConnectionResetError):
             raise self._lost(self._ended(what, reading=True)) from None
+        except EOFError:
+            raise self._lost(self._ended(what, partial=self.reader.pending())) from None
+
+    def _receive(self, number: int, wait: float, deadline: float | None = None) -> Json:
+        """The (successful) answer to request `number`, the oldest unanswered, waiting `wait` seconds
+        (until `deadline`, when the wait began earlier)."""
+        expected, op, combined = self.sent.popleft()
+        assert expected == number, f"answers are read in the order sent ({number} before {expected})"
+        what = f"{op} (request {number})"
         try:
-            line = self.reader.readline(deadline - time.monotonic())
+            line = self.reader.readline(wait if deadline is None else deadline - time.monotonic())
         except PipeTimeout:
             raise self._lost(self._late(what, wait), TimedOut) from None
         except EOFError:
@@ -159,7 +196,53 @@ class SubprocessEngine(Engine):
             answer = decode(line)
         except ProtocolError as exc:
             raise self._lost(f"the answer to {what} {_as_clause(exc)}: {_start_of(line)}") from None
-        return self._check(op, number, answer)
+        return self._check(op, number, answer, combined)
+
+    # -- pipelining (capability `pipelining`) ----------------------------------------------------
+
+    def submit(self, op: str, **fields: Any) -> int:
+        """Send a request without waiting for its answer (to an engine claiming `pipelining`): its
+        number, for `result`. Answers are read in the order their requests were sent. Requests are
+        kept back until SEND_AHEAD bytes of them are, or an answer is read: each write wakes the
+        engine, and on a busy machine each wake-up costs a switch between the two processes."""
+        if self.gone is not None:
+            raise EngineGone(self.gone)
+        return self._send(op, fields, self._wait(None, f"{op} (request {self.requests + 1})"), later=True)
+
+    def result(self, number: int, parse: Callable[[Json], T]) -> T:
+        """The answer to request `number` (sent by `submit`, the oldest unanswered), read by `parse`
+        (one of `reply_of`, `actions_of`, `state_of`, `view_of`): EngineFailure when the engine
+        answered with an error, EngineGone when it broke the protocol, as for any request."""
+        if self.gone is not None:
+            raise EngineGone(self.gone)
+        op = self.sent[0][1] if self.sent else "?"
+        wait = self._wait(None, f"{op} (request {number})")
+        if self.outgoing:
+            self._write(f"{op} (request {number})", wait)
+        answer = self._receive(number, wait)
+        try:
+            return parse(answer)
+        except ProtocolError as exc:
+            raise self._lost(f"the answer to {op} (request {number}): {exc}") from None
+
+    def unanswered(self) -> int:
+        """How many requests sent ahead are not answered yet."""
+        return len(self.sent)
+
+    def drain(self) -> None:
+        """Read (and drop) the answers to every request sent ahead: what a harness does before it
+        talks to the engine again after a game it stopped comparing (EngineGone as for any read;
+        an error answer is dropped with the rest)."""
+        if self.outgoing:
+            self._write("the requests sent ahead", self.timeout)
+        while self.sent:
+            number = self.sent[0][0]
+            try:
+                self._receive(number, self._wait(None, f"answers (request {number})"))
+            except EngineGone:
+                raise
+            except EngineFailure:
+                continue
 
     def _wait(self, timeout: float | None, what: str) -> float:
         """Seconds the request may take; EngineFailure when the case has no time left."""
@@ -193,14 +276,14 @@ class SubprocessEngine(Engine):
         last = self.stderr.last()
         return text + (f"; stderr: {last}" if last else "")
 
-    def _check(self, op: str, number: int, answer: Json) -> Json:
+    def _check(self, op: str, number: int, answer: Json, combined: bool = False) -> Json:
         """The answer, once it is known to answer this request and to say ok (else EngineFailure)."""
         what = f"{op} (request {number})"
         got = answer.get("id")
         if type(got) is not int or got != number:
             raise self._lost(f"the answer to {what} carries id {printable(repr(got), 40)}")
         if self.validate:
-            problem = schema_problem(answer, response_definition(op, answer))
+            problem = schema_problem(answer, response_definition(op, answer, combined))
             if problem is not None:
                 raise EngineFailure(printable(f"the answer to {what} breaks the protocol schema at {problem}",
                                               MESSAGE_LIMIT))
@@ -239,16 +322,38 @@ class SubprocessEngine(Engine):
                                                first_player=first_player, tokens=counts))
 
     def legal_actions(self) -> list[Json]:
-        return self._read("legal_actions", lambda a: objects(a.get("actions"), "actions"))
+        return self._read("legal_actions", actions_of)
 
     def apply(self, action: Json) -> Reply:
         return self._reply("apply", self._call("apply", action=action))
 
     def state(self) -> Json:
-        return self._read("state", lambda a: field(a, "state", dict, "an object"))
+        return self._read("state", state_of)
 
     def view(self, player: int) -> Json:
-        return self._read("view", lambda a: field(a, "view", dict, "an object"), player=player)
+        return self._read("view", view_of, player=player)
+
+    # -- combined replies (capability `combined`): one request each --------------------------------
+
+    def start_combined(self, edition: str, players: int, deck: Sequence[str], first_player: int = 0,
+                       tokens: Sequence[int] | None = None) -> Reply:
+        if "combined" not in self.hello.capabilities:
+            return super().start_combined(edition, players, deck, first_player, tokens)
+        counts = list(tokens) if tokens is not None else [0] * players
+        return self._reply("start", self._call("start", edition=edition, players=players, deck=list(deck),
+                                               first_player=first_player, tokens=counts, combined=True),
+                           combined=True)
+
+    def next_round_combined(self, deck: Sequence[str]) -> Reply:
+        if "combined" not in self.hello.capabilities:
+            return super().next_round_combined(deck)
+        answer = self._call("next_round", deck=list(deck), combined=True)
+        return self._reply("next_round", answer, combined=True)
+
+    def apply_combined(self, action: Json) -> Reply:
+        if "combined" not in self.hello.capabilities:
+            return super().apply_combined(action)
+        return self._reply("apply", self._call("apply", action=action, combined=True), combined=True)
 
     def _read(self, op: str, pick: Any, **fields: Any) -> Any:
         answer = self._call(op, **fields)
@@ -257,9 +362,9 @@ class SubprocessEngine(Engine):
         except ProtocolError as exc:
             raise self._lost(f"the answer to {op} (request {self.requests}): {exc}") from None
 
-    def _reply(self, op: str, answer: Json) -> Reply:
+    def _reply(self, op: str, answer: Json, combined: bool = False) -> Reply:
         try:
-            return _reply(answer)
+            return combined_reply_of(op, self.hello)(answer) if combined else reply_of(answer)
         except ProtocolError as exc:
             raise self._lost(f"the answer to {op} (request {self.requests}): {exc}") from None
 
@@ -273,6 +378,7 @@ class SubprocessEngine(Engine):
         if self.gone is None and self.process.poll() is None:
             self.clock = None
             with contextlib.suppress(EngineFailure):
+                self.drain()  # the answers to requests sent ahead come before stop's
                 self._call("stop", min(self.timeout, 2.0))
             self.program.end_input()
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -345,17 +451,59 @@ def _player_counts(value: Any) -> dict[str, tuple[int, ...]]:
     return counts
 
 
-def _reply(answer: Json) -> Reply:
-    """The Reply in an answer to start, next_round or apply (ProtocolError when unusable)."""
+_TEXT = {str}
+
+
+def reply_of(answer: Json) -> Reply:
+    """The Reply in an answer to start, next_round or apply (ProtocolError when unusable), with the
+    legal actions (accepted) or the state (refused) a combined reply adds, when it has them."""
     accepted = field(answer, "accepted", bool, "true or false")
     if not accepted:
         reason, clause = answer.get("reason", ""), answer.get("clause")
         if not isinstance(reason, str) or not (clause is None or isinstance(clause, str)):
             raise ProtocolError("a refusal's 'reason' and 'clause' must be strings")
-        return Reply(False, reason=printable(reason, MESSAGE_LIMIT),
+        state = field(answer, "state", dict, "an object") if "state" in answer else None
+        return Reply(False, state=state, reason=printable(reason, MESSAGE_LIMIT),
                      clause=printable(clause, 100) if clause is not None else None)
     events = objects(answer.get("events", []), "events")
-    for index, event in enumerate(events):
-        if not isinstance(event.get("type"), str):
+    if not set(map(type, map(dict.get, events, repeat("type")))) <= _TEXT:  # each a string, without a loop
+        index = next((i for i, event in enumerate(events) if not isinstance(event.get("type"), str)), None)
+        if index is not None:
             raise ProtocolError(f"events[{index}] has no 'type'")
-    return Reply(True, events, field(answer, "state", dict, "an object"))
+    legal = actions_of(answer, "legal_actions") if "legal_actions" in answer else None
+    return Reply(True, events, field(answer, "state", dict, "an object"), legal=legal)
+
+
+
+def combined_reply_of(op: str, hello: Hello) -> Callable[[Json], Reply]:
+    """What reads a combined reply to `op` (ProtocolError when unusable): `reply_of`, and an accepted
+    reply must list the legal actions (from an engine claiming legal_actions), a refused apply
+    carry the state."""
+    lists = "legal_actions" in hello.capabilities
+
+    def parse(answer: Json) -> Reply:
+        reply = reply_of(answer)
+        if reply.accepted and lists and reply.legal is None:
+            raise ProtocolError("a combined reply must list the legal actions now due ('legal_actions')")
+        if not reply.accepted and op == "apply" and reply.state is None:
+            raise ProtocolError("a combined reply refusing an action must carry the state ('state')")
+        return reply
+
+    return parse
+
+
+def actions_of(answer: Json, name: str = "actions") -> list[Json]:
+    """The actions an answer to legal_actions lists (or a combined reply's `legal_actions`)."""
+    return objects(answer.get(name), name)
+
+
+def state_of(answer: Json) -> Json:
+    """The state in an answer to state."""
+    state: Json = field(answer, "state", dict, "an object")
+    return state
+
+
+def view_of(answer: Json) -> Json:
+    """The view in an answer to view."""
+    seen: Json = field(answer, "view", dict, "an object")
+    return seen

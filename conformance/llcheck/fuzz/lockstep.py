@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 
 from loveletter_ref import Action, Game, Phase
 from loveletter_ref.engine import view
+from loveletter_ref.engine.state import StateCache
 from loveletter_ref.errors import IllegalActionError
 from loveletter_ref.lockstep import Divergence, Lockstep, Parted, Trail, compact, first_index, unmatched
 from loveletter_ref.spec import Edition
@@ -36,12 +37,28 @@ ENGINE = "engine"
 """The kind of a difference where the engine failed to answer at all."""
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Step:
     """One action sent to the engine: a legal one, or an illegal probe it must refuse."""
 
     action: Action
     probe: bool = False
+
+
+class _Steps(dict[Action, Step]):
+    """The step of each legal action, made once (a game's few hundred actions recur in every game;
+    a step is frozen, so one object serves every trail). Emptied when it reaches `LIMIT`."""
+
+    LIMIT = 8192
+
+    def __missing__(self, action: Action) -> Step:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        step = self[action] = Step(action)
+        return step
+
+
+_step = _Steps().__getitem__
 
 
 @dataclass
@@ -132,22 +149,27 @@ class _Engine:
     makes a failure a difference)."""
 
     def __init__(self, engine: Engine, ask: Callable[..., Any], edition: str, players: int,
-                 first_player: int, tokens: Sequence[int] | None):
+                 first_player: int, tokens: Sequence[int] | None, combined: bool = False):
         self.engine = engine
         self.ask = ask
         self.setup = (edition, players, first_player, tokens)
         self.started = False
+        self.combined = combined
+        """Ask for combined replies (capability `combined`)."""
 
     def deal(self, deck: list[str], /) -> Reply:
+        engine = self.engine
         if self.started:
-            return self.ask(self.engine.next_round, list(deck))
+            return self.ask(engine.next_round_combined if self.combined else engine.next_round, list(deck))
         self.started = True
         edition, players, first_player, tokens = self.setup
-        return self.ask(self.engine.start, edition, players, list(deck), first_player, tokens)
+        start = engine.start_combined if self.combined else engine.start
+        return self.ask(start, edition, players, list(deck), first_player, tokens)
 
     def act(self, step: Step, /) -> Reply:
-        action = step.action
-        return self.ask(self.engine.apply, dict(action_json(action)), card=action.card)
+        action, engine = step.action, self.engine
+        return self.ask(engine.apply_combined if self.combined else engine.apply, dict(action_json(action)),
+                        card=action.card)
 
 
 def _shown(step: Step) -> Json:
@@ -158,7 +180,14 @@ Steps = Lockstep[list[str], Step, list[Json], Reply]
 
 
 class Differential:
-    """Drives an engine and a reference `Game` through the same game in lockstep, comparing as they go."""
+    """Drives an engine and a reference `Game` through the same game in lockstep, comparing as they go.
+
+    The reference's state after each step comes from a `StateCache`, which names again only what
+    the step changed; the state it compares is the whole state all the same. Each step is given to
+    both sides through `Lockstep` (which keeps the trail of what was sent) and compared at once;
+    what differs is worded only when something does. To an engine claiming `combined`, each step
+    is one request: its reply carries the legal actions `legal` compares next, and a refused
+    probe's reply the state it must have kept."""
 
     def __init__(self, engine: Engine, edition: Edition, players: int, ignore: Collection[str] = (),
                  skip: Skip | None = None):
@@ -171,19 +200,26 @@ class Differential:
         self.check_legal = "legal_actions" in caps
         self.check_events = "events" in caps
         self.check_views = "views" in caps
+        self.combined = "combined" in caps
+        self.offered: list[Json] | None = None
+        """The legal actions the engine's last combined reply listed (None: ask for them)."""
         keys = format_keys()
         self.state_keys = keys["state"]
         self.view_keys = keys["view"]
         self.reference: Game = Game(edition, players)
+        self.cache = StateCache(self.reference)
         self.steps = self._lockstep(0, None)
         self.record = Record(players, 0, None, self.steps.trail)
         self.state: Json = {}
         self.expected: Json | None = None
-        """The reference's state as last compared (None once the reference has moved on)."""
+        """The reference's state as last compared."""
+        self.listed: list[Action] | None = None
+        """The reference's legal actions as `legal` last gave them (None once the reference moved)."""
 
     def _lockstep(self, first_player: int, tokens: Sequence[int] | None) -> Steps:
         return Lockstep(_Reference(self.reference),
-                        _Engine(self.engine, self._call, self.edition.id, self.players, first_player, tokens),
+                        _Engine(self.engine, self._call, self.edition.id, self.players, first_player, tokens,
+                                self.combined),
                         _shown)
 
     # -- dealing ---------------------------------------------------------------------------
@@ -191,7 +227,8 @@ class Differential:
     def start(self, deck: list[str], first_player: int, tokens: Sequence[int] | None) -> None:
         """Start a game on both sides and compare the deal."""
         self.reference = Game(self.edition, self.players, first_player=first_player, tokens=tokens)
-        self.expected = None
+        self.cache = StateCache(self.reference)
+        self.expected = self.listed = None
         self.steps = self._lockstep(first_player, tokens)
         self.record = Record(self.players, first_player, tuple(tokens) if tokens is not None else None,
                              self.steps.trail)
@@ -200,11 +237,12 @@ class Differential:
 
     def next_round(self, deck: list[str]) -> None:
         """Deal the next round on both sides and compare."""
-        self.expected = None
+        self.listed = None
         want, reply = self.steps.deal(deck)
         self._dealt(reply, want)
 
     def _dealt(self, reply: Reply, want: list[Json]) -> None:
+        self.offered = reply.legal
         if not reply.accepted:
             suspects = unique(named_clause(self.edition, reply.clause)
                               + kinds_clauses(self.edition, ("deck_size", "set_aside", "face_up", "deal")))
@@ -225,20 +263,21 @@ class Differential:
         return self.reference.phase is Phase.ROUND_OVER
 
     def legal(self) -> list[Action]:
-        """The reference's legal actions, checked against the engine's list when it gives one."""
-        legal = self.reference.legal_actions()
+        """The reference's legal actions, checked against the engine's list when it gives one (the
+        one its last combined reply carried, else asked for)."""
+        legal = self.listed = self.reference.legal_actions()
         if self.check_legal:
-            got = self._call(self.engine.legal_actions)
+            got, self.offered = self.offered, None
+            if got is None:
+                got = self._call(self.engine.legal_actions)
             want = list(map(action_json, legal))
-            if got != want:
+            if legal_differs(want, got, legal):
                 self._compare_sets(want, got)
         return legal
 
     def _compare_sets(self, want: list[Json], got: list[Json]) -> None:
         listed = [a for a in got if isinstance(a, dict)]
         apart = unmatched(want, listed, action_key, lambda a: action_key(comparable("action", a)))
-        if not apart and len(got) == len(listed):
-            return
         parts = []
         if apart.missing:
             parts.append("legal but not listed: " + ", ".join(action_label(a) for a in apart.missing))
@@ -269,27 +308,35 @@ class Differential:
 
     def probe(self, action: Action) -> bool:
         """Send an action the engine must refuse, keeping its state; False (and nothing sent) when
-        the reference finds it legal after all."""
-        clause = self._refusal(action)
-        if clause is None:
+        the reference finds it legal after all. (Whether it is legal is looked up in the list
+        `legal` gave; the clause it breaks is asked of the reference only if the engine errs.)"""
+        legal = self.listed if self.listed is not None else self.reference.legal_actions()
+        if action in legal:
             return False
         _, reply = self.steps.act(Step(action, probe=True))
         if reply.accepted:
-            self._fail("accepted", f"the engine accepted the illegal action {action.describe()}", clause,
-                       ("action accepted", "refused", "accepted"))
-        after = self._comparable_state(self._call(self.engine.state))
+            self._fail("accepted", f"the engine accepted the illegal action {action.describe()}",
+                       self._refusal(action) or [], ("action accepted", "refused", "accepted"))
+        kept = reply.state if reply.state is not None else self._call(self.engine.state)
+        after = self._comparable_state(kept)
         if after != self.state:
             keys = sorted(k for k in set(after) | set(self.state) if after.get(k) != self.state.get(k))
             self._fail("state", f"the engine refused the illegal action {action.describe()} but its "
-                                f"state changed ({', '.join(keys)})", clause,
+                                f"state changed ({', '.join(keys)})", self._refusal(action) or [],
                        (f"state.{keys[0]} (changed by a refused action)", self.state.get(keys[0]),
                         after.get(keys[0])))
         return True
 
     def play(self, action: Action) -> None:
-        """Apply a legal action on both sides and compare."""
-        self.expected = None
-        want, reply = self.steps.act(Step(action))
+        """Apply a legal action on both sides and compare (the two sides are stepped here rather
+        than through `Lockstep.act`: this is the fuzzer's innermost loop)."""
+        self.listed = None
+        self.steps.trail.move(_step(action))
+        want = self.reference.apply_unchecked(action)
+        engine = self.engine
+        apply = engine.apply_combined if self.combined else engine.apply
+        reply = self._call(apply, dict(action_json(action)), card=action.card)
+        self.offered = reply.legal
         if not reply.accepted:
             named = named_clause(self.edition, reply.clause)
             suspects = unique(named + card_clauses(self.edition, action.card))
@@ -304,14 +351,13 @@ class Differential:
             return
         want = view(self.reference, seat, self.expected)
         got = self._call(self.engine.view, seat)
-        if got != want:
+        if self.view_differs(want, got):
             undefined = [key for key in got if key not in self.view_keys] if isinstance(got, dict) else []
             if undefined:
                 key = undefined[0]
                 self._fail("views", f"views carry undefined key {key} (player {seat}'s view)", [],
                            (f"view {seat}.{key}", None, got[key]))
             want, got = comparable("view", want), comparable("view", got)
-        if got != want:
             keys = sorted(k for k in set(want) | set(got) if want.get(k) != got.get(k))
             detail = _first_log_difference(want, got) if keys == ["log"] else ""
             self._fail("views", f"player {seat}'s view differs in {', '.join(keys)}{detail}",
@@ -321,29 +367,50 @@ class Differential:
     # -- comparing ---------------------------------------------------------------------------
 
     def _compare(self, reply: Reply, want: list[Json], action: Action | None, at_start: bool = False) -> None:
-        card = action.card if action is not None else None
-        if self.check_events and reply.events != want:
+        if self.events_differ(want, reply.events):
             expected, got = comparable_events(want), comparable_events(reply.events)
-            if expected != got:
-                i = first_index(expected, got)
-                self._fail("events", f"events differ at event {i + 1}: expected "
-                                     f"{_at(expected, i)}, the engine sent {_at(got, i)}",
-                           event_suspects(self.edition, want, got, card, at_start, self._out()),
-                           ("events", expected, reply.events))
+            i = first_index(expected, got)
+            self._fail("events", f"events differ at event {i + 1}: expected "
+                                 f"{_at(expected, i)}, the engine sent {_at(got, i)}",
+                       event_suspects(self.edition, want, got, _card(action), at_start, self._out()),
+                       ("events", expected, reply.events))
         state = self._comparable_state(reply.state if reply.state is not None
                                        else self._call(self.engine.state))
-        expected_state = self.expected = self.reference.state()
+        expected_state = self.expected = self.cache.state()
         if self.ignore:
-            expected_state = {k: v for k, v in expected_state.items() if k not in self.ignore}
+            expected_state = self.unignored(expected_state)
         if state != expected_state:
             keys = [k for k in expected_state if expected_state[k] != state.get(k, MISSING)]
             keys += [k for k in state if k not in expected_state]
             detail = "; ".join(f"{k}: expected {_short(expected_state.get(k, MISSING))}, the engine has "
                                f"{_short(state.get(k, MISSING))}" for k in keys[:3])
             self._fail("state", f"state differs: {detail}",
-                       state_suspects(self.edition, expected_state, state, card, at_start),
+                       state_suspects(self.edition, expected_state, state, _card(action), at_start),
                        (f"state.{keys[0]}", expected_state.get(keys[0]), state.get(keys[0])))
         self.state = state
+
+    # -- what counts as a difference (one predicate each, for this class and `Pipelined`) -----------
+
+    def events_differ(self, want: list[Json], got: list[Json]) -> bool:
+        """True when the engine's events are not the reference's (capability `events`; `clause`
+        fields and keys the formats do not define left out)."""
+        return self.check_events and got != want and events_apart(want, got)
+
+    def view_differs(self, want: Json, got: Any) -> bool:
+        """True when the engine's view is not the reference's, or carries a key the formats do not
+        define (its log compared as events are)."""
+        if got == want:
+            return False
+        if not isinstance(got, dict) or any(key not in self.view_keys for key in got):
+            return True
+        log, want_log = got.get("log"), want.get("log")
+        if isinstance(log, list) and isinstance(want_log, list) and want.keys() <= self.view_keys:
+            return {**got, "log": None} != {**want, "log": None} or events_apart(want_log, log)
+        return bool(comparable("view", got) != comparable("view", want))
+
+    def unignored(self, state: Json) -> Json:
+        """The reference's state less the keys ignored."""
+        return {k: v for k, v in state.items() if k not in self.ignore}
 
     def _out(self) -> list[int]:
         """The seats out of the round, as the reference has it."""
@@ -383,6 +450,69 @@ class Differential:
         if looked_past is not None:
             raise Skipped(looked_past, kind == ENGINE)
         raise Found(divergence, kind, self.record)
+
+
+def events_apart(want: list[Any], got: list[Any]) -> bool:
+    """`comparable_events(want) != comparable_events(got)`, event by event: only a pair that differs
+    as it is (most often a `clause` the reference gives and the engine does not) is compared
+    without the keys comparing leaves out."""
+    if len(want) != len(got):
+        return True
+    for expected, sent in zip(want, got, strict=True):
+        if expected != sent and comparable("event", expected) != comparable("event", sent):
+            return True
+    return False
+
+
+def legal_differs(want: list[Json], got: Any, legal: list[Action] | None = None) -> bool:
+    """True when the engine's legal actions are not the reference's as a set: one missing, one
+    listed that is not legal, one listed twice, or an item that is not an action.
+
+    The same list in the same order is equal at once; another order is compared as sets of each
+    action's items with their types (so that `1` is not `true`, as in JSON), which needs no text
+    per action; only lists that differ even so, or hold actions with lists in them (a keep), are
+    compared by each action's canonical text (`action_key`), which also leaves out the keys the
+    formats do not define."""
+    if got == want:
+        return False
+    listed = [a for a in got if isinstance(a, dict)] if isinstance(got, list) else []
+    if not isinstance(got, list) or len(listed) != len(got):
+        return True
+    if len(got) == len(want):
+        try:
+            keys = set(map(_typed_items, got))
+            wanted = set(map(_legal_keys, legal)) if legal is not None else set(map(_typed_items, want))
+            if len(keys) == len(got) and keys == wanted:
+                return False
+        except TypeError:  # a list among the values: compared by text below
+            pass
+    return bool(unmatched(want, listed, action_key, lambda a: action_key(comparable("action", a))))
+
+
+def _typed_items(action: Json) -> frozenset[tuple[str, Any, type]]:
+    """An action's items with the type of each value, hashable (TypeError when a value is a list)."""
+    values = action.values()
+    return frozenset(zip(action.keys(), values, map(type, values), strict=True))
+
+
+class _LegalKeys(dict[Action, frozenset[tuple[str, Any, type]]]):
+    """`_typed_items` of each legal action's JSON form, worked out once (TypeError, not kept, for a
+    keep, whose form holds a list). Emptied at `LIMIT`."""
+
+    LIMIT = 8192
+
+    def __missing__(self, action: Action) -> frozenset[tuple[str, Any, type]]:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        key = self[action] = _typed_items(action_json(action))
+        return key
+
+
+_legal_keys = _LegalKeys().__getitem__
+
+
+def _card(action: Action | None) -> str | None:
+    return action.card if action is not None else None
 
 
 def _at(events: list[Json], i: int) -> str:

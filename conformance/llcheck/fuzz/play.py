@@ -15,9 +15,11 @@ from functools import lru_cache
 
 from loveletter_ref import Action, Game, Phase
 from loveletter_ref.engine.actions import KEEP, PLAY
+from loveletter_ref.errors import RuleGapError
 from loveletter_ref.spec import Edition
 
 from .lockstep import Differential
+from .pipelined import settled
 
 PROBE_ODDS = 6
 """One decision in this many also sends an illegal action first (which must be refused)."""
@@ -74,7 +76,18 @@ class Tally:
 
 
 def play_game(step: Differential, horizon: int, tape: Tape, tally: Tally) -> None:
-    """Play one game in lockstep, as the tape decides, sending at most `horizon` actions."""
+    """Play one game in lockstep, as the tape decides, sending at most `horizon` actions; a
+    pipelined lockstep's answers are read and checked when it ends (`Pipelined.settle`), also
+    when the reference stops where its rules are silent."""
+    try:
+        _play(step, horizon, tape, tally)
+    except RuleGapError:
+        settled(step)
+        raise
+    settled(step)
+
+
+def _play(step: Differential, horizon: int, tape: Tape, tally: Tally) -> None:
     edition, players = step.edition, step.players
     deck = _deck(edition, players)
     first = tape.choose(players)

@@ -1,9 +1,11 @@
-"""Differential fuzzing: hypothesis chooses decks and actions, the engine under test and the
-reference play them in lockstep, and the first difference is shrunk, printed and saved.
+"""Differential fuzzing: games drawn from a seeded generator are played by the engine under test
+and the reference in lockstep, and the first difference is shrunk by hypothesis, printed and saved.
 
-Each hypothesis example is a batch of games; each game is a horizon (how many actions to send
-at most) and a byte tape its choices are read from (`play`). Batching keeps hypothesis's own
-cost per game small; shrinking deletes the games that do not matter, lowers the horizon to the
+A game is a horizon (how many actions to send at most) and a byte tape its choices are read from
+(`play`), both drawn from a generator seeded by the run's seed, five games to a batch. The search
+plays them without hypothesis, whose own cost per game (about four times what the lockstep costs)
+bought nothing while no difference shows. When one does, its batch is handed to hypothesis as the
+example to start from: shrinking deletes the games that do not matter, lowers the horizon to the
 shortest replay that still differs, and turns every other choice into the first option.
 """
 
@@ -12,16 +14,17 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
-import math
+import random
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
+from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
 from hypothesis.errors import Flaky
 
 from loveletter_ref.errors import RuleGapError
@@ -33,11 +36,13 @@ from ..engines.base import Engine, EngineFailure
 from ..errors import UsageError
 from .counterfactual import Diagnosis, diagnose
 from .lockstep import ENGINE, Differential, Found, Skipped
+from .pipelined import Mismatch, Pipelined, pipelines
 from .play import Tally, Tape, play_game
 from .saved import case_of, replay_of, save_case
 
 GAMES_PER_EXAMPLE = 5
-"""Games played by one hypothesis example."""
+"""Games of one batch: a difference is shrunk together with the games of its batch played before
+it (a difference that needs an earlier game on the same engine keeps it)."""
 
 TAPE_BYTES = 160
 """Choices available to one game (more read as zeros)."""
@@ -47,6 +52,14 @@ MAX_SHRINK_RUNS = 150
 
 MAX_HORIZON = 255
 """The largest horizon: more actions than any game here sends."""
+
+Game = tuple[int, bytes]
+"""One fuzzed game: its horizon and its tape."""
+
+SHRINK_KEY = b"llcheck-fuzz-shrink"
+"""The database key of the shrinking run: the batch to shrink is handed to hypothesis in a database
+of its own, in the secondary corpus of this key (`SHRINK_KEY.secondary`: examples that failed
+but were not shrunk; one in the primary corpus would be taken as shrunk already, and replayed only)."""
 
 PASS, FAIL, ERROR = "pass", "fail", "error"
 """FuzzResult statuses: no difference found; a difference found; the engine could not be run."""
@@ -132,10 +145,16 @@ class _Session:
         """The tally as it was when the search first failed (before shrinking played more)."""
 
     def open(self) -> Differential:
+        """The lockstep of the engine (started again if it failed): `Pipelined` when it claims
+        pipelining, else `Differential`."""
         if self.step is None:
             if self.engine is None:
                 self.engine = self.make_engine()
-            self.step = Differential(self.engine, self.edition, self.players, self.ignore, self.skip)
+            engine = self.engine
+            if pipelines(engine):
+                self.step = Pipelined(engine, self.edition, self.players, self.ignore, self.skip)
+            else:
+                self.step = Differential(engine, self.edition, self.players, self.ignore, self.skip)
         return self.step
 
     def adopt(self, edition: Edition) -> None:
@@ -149,12 +168,12 @@ class _Session:
         return next((c for c in suspects if c in self.ignore_clauses or c in self.recorded), None)
 
     def game(self, horizon: int, tape: bytes, tally: Tally) -> None:
+        step = self._opened()
         try:
-            step = self.open()
-        except EngineFailure as exc:
-            raise EngineLost(f"the engine could not be started again: {exc}") from None
-        try:
-            play_game(step, horizon, Tape(tape), tally)
+            if isinstance(step, Pipelined):
+                self._pipelined(step, horizon, tape, tally)
+            else:
+                play_game(step, horizon, Tape(tape), tally)
         except Found as found:
             if found.kind == ENGINE:
                 self.close()
@@ -165,6 +184,29 @@ class _Session:
             tally.skipped[skipped.clause] = tally.skipped.get(skipped.clause, 0) + 1
             if skipped.lost:
                 self.close()
+
+    def _opened(self) -> Differential:
+        try:
+            return self.open()
+        except EngineFailure as exc:
+            raise EngineLost(f"the engine could not be started again: {exc}") from None
+
+    def _pipelined(self, step: Pipelined, horizon: int, tape: bytes, tally: Tally) -> None:
+        """Play a game with the engine's answers read behind (`Pipelined`); when it differs, play it
+        again in step, which raises what differs as a game in step does (Unrepeatable when it does
+        not differ again)."""
+        before = copy.deepcopy(tally)
+        try:
+            play_game(step, horizon, Tape(tape), tally)
+            return
+        except Mismatch as mismatch:
+            vars(tally).update(vars(before))  # the game is counted when played again
+            if mismatch.lost:
+                self.close()
+        in_step = Differential(self._opened().engine, self.edition, self.players, self.ignore, self.skip)
+        play_game(in_step, horizon, Tape(tape), tally)
+        raise Unrepeatable("a game that differed with its answers read behind did not differ when played "
+                           "again in step")
 
     def close(self) -> None:
         if self.engine is not None:
@@ -232,7 +274,7 @@ def run_fuzz(make_engine: Callable[[], Engine], edition: str | Edition, players:
         if not found_list:
             return FuzzResult(ERROR, str(exc), kind=NOT_STARTED, games=tally.games, rounds=tally.rounds,
                               tally=tally)
-    except Flaky as exc:
+    except (Flaky, Unrepeatable) as exc:
         if not found_list:
             return FuzzResult(FAIL, f"the engine answered the same game differently on a second run: {exc}",
                               kind="flaky", games=tally.games, rounds=tally.rounds, tally=tally)
@@ -252,48 +294,74 @@ def run_fuzz(make_engine: Callable[[], Engine], edition: str | Edition, players:
 
 
 def _search(session: _Session, tally: Tally, n: int, seed: int | str) -> None:
-    """Run hypothesis until exactly `n` games have sent an action; raises the shrunk Found
-    when there is one. Games that send no action (a horizon of 0, as in hypothesis's simplest
-    example) are only deals and are not counted; once `n` games are counted the rest are not
-    played. When a run's examples are used up first, another runs from a seed derived from `seed`."""
-    attempt = 0
-    while tally.games < n:
-        before = tally.games
-        _examples(session, tally, n, seed if attempt == 0 else f"{seed}/{attempt}")
-        if tally.games == before:
-            return  # nothing more to play (cannot happen with a horizon drawn from 0-255)
-        attempt += 1
+    """Play the games drawn from `seed` until exactly `n` of them have sent an action; raises the
+    shrunk Found when one differs. Games that send no action (a horizon of 0) are only deals and
+    are not counted; once `n` games are counted the rest of the batch is not played."""
+    for batch in batches(seed):
+        for index, (horizon, tape) in enumerate(batch):
+            if tally.games >= n:
+                return
+            try:
+                session.game(horizon, tape, tally)
+            except Found:
+                session.at_failure = copy.deepcopy(tally)
+                simplest = [(0, bytes(TAPE_BYTES))] * (len(batch) - index - 1)  # never reached
+                _shrink(session, [*batch[:index + 1], *simplest], tally, seed)
 
 
-def _examples(session: _Session, tally: Tally, n: int, seed: int | str) -> None:
-    """One hypothesis run, with as many examples as the games still to count need."""
-    batch = min(GAMES_PER_EXAMPLE, n)
-    games = st.lists(st.tuples(st.integers(0, MAX_HORIZON),
-                               st.binary(min_size=TAPE_BYTES, max_size=TAPE_BYTES)),
-                     min_size=batch, max_size=batch)
+def batches(seed: int | str) -> Iterator[list[Game]]:
+    """The batches of games a run with `seed` plays, in order: each game's horizon uniform in
+    0-MAX_HORIZON and its tape TAPE_BYTES uniform bytes, from a generator seeded by `seed` (a
+    string seed is hashed with SHA-512: the same games on every machine and Python)."""
+    rng = random.Random(f"llcheck-fuzz:{seed}")
+    while True:
+        yield [(rng.randrange(MAX_HORIZON + 1), rng.randbytes(TAPE_BYTES)) for _ in range(GAMES_PER_EXAMPLE)]
+
+
+class Unrepeatable(Exception):
+    """A batch that differed did not differ when played again: the engine is not deterministic."""
+
+
+_GAME = st.tuples(st.integers(0, MAX_HORIZON), st.binary(min_size=TAPE_BYTES, max_size=TAPE_BYTES))
+
+
+def _shrink(session: _Session, example: list[Game], tally: Tally, seed: int | str) -> NoReturn:
+    """Shrink a batch that differs with hypothesis, and raise the smallest Found it reaches.
+
+    The batch is the only example in a database of its own (see SHRINK_KEY), so hypothesis's reuse
+    phase plays it first (its choices are the horizons and tapes, in order) and shrinks from
+    there; nothing is generated. Unrepeatable when it does not differ again."""
+    database = InMemoryExampleDatabase()
+    choices = [choice for game in example for choice in game]
+    database.save(SHRINK_KEY + b".secondary", choices_to_bytes(choices))
     budget = _ShrinkBudget(MAX_SHRINK_RUNS)
+    first: list[list[Game]] = []
 
-    # one example more than the games need, for hypothesis's simplest one (horizon 0 everywhere)
-    @settings(max_examples=math.ceil((n - tally.games) / batch) + 1, database=None, deadline=None,
-              derandomize=False, phases=[Phase.generate, Phase.shrink], verbosity=Verbosity.quiet,
-              print_blob=False, report_multiple_bugs=False, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=1, database=database, deadline=None, derandomize=False,
+              phases=[Phase.reuse, Phase.shrink], verbosity=Verbosity.quiet, print_blob=False,
+              report_multiple_bugs=False, suppress_health_check=list(HealthCheck))
     @hypothesis_seed(seed)
-    @given(games)
-    def fuzz(batch_of_games: list[tuple[int, bytes]]) -> None:
-        if not budget.allows(batch_of_games):
+    @given(st.tuples(*[_GAME] * len(example)))
+    def shrink(games: tuple[Game, ...]) -> None:
+        if not first:
+            first.append(list(games))
+            if first[0] != example:
+                return  # not the batch handed over: said below
+        if not budget.allows(games):
             return
         try:
-            for horizon, tape in batch_of_games:
-                if budget.best is None and tally.games >= n:
-                    return  # the count is reached (while shrinking, every game is played)
+            for horizon, tape in games:
                 session.game(horizon, tape, tally)
         except Found:
-            if budget.best is None:
-                session.at_failure = copy.deepcopy(tally)
-            budget.failed(batch_of_games)
+            budget.failed(games)
             raise
 
-    fuzz()
+    shrink._hypothesis_internal_database_key = SHRINK_KEY  # type: ignore[attr-defined]
+    shrink()
+    if not first or first[0] != example:
+        raise RuntimeError("hypothesis did not start shrinking from the batch that differed (a version "
+                           "that reads its database otherwise?)")
+    raise Unrepeatable("the batch that differed played the same on a second run")
 
 
 class _ShrinkBudget:
@@ -303,17 +371,17 @@ class _ShrinkBudget:
 
     def __init__(self, runs: int):
         self.runs = runs
-        self.best: list[tuple[int, bytes]] | None = None
+        self.best: tuple[Game, ...] | None = None
         self.since = 0
 
-    def allows(self, example: list[tuple[int, bytes]]) -> bool:
+    def allows(self, example: tuple[Game, ...]) -> bool:
         """True when the example is to be played."""
         if self.best is None:
             return True
         self.since += 1
         return self.since <= self.runs or example == self.best
 
-    def failed(self, example: list[tuple[int, bytes]]) -> None:
+    def failed(self, example: tuple[Game, ...]) -> None:
         """Remember the latest (hence smallest) failing example."""
         self.best = example
 

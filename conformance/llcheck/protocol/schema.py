@@ -84,8 +84,11 @@ def _position(error: ValidationError) -> list[tuple[int, int | str]]:
     return [(0, part) if isinstance(part, int) else (1, part) for part in error.absolute_path]
 
 
-def response_definition(op: str, message: Any) -> str:
-    """The definition an engine's answer to `op` must follow (`response_error` when ok is false)."""
+def response_definition(op: str, message: Any, combined: bool = False) -> str:
+    """The definition an engine's answer to `op` must follow (`response_error` when ok is false;
+    `reply_combined` for a start, next_round or apply that asked for a combined reply)."""
     if isinstance(message, dict) and message.get("ok") is False:
         return "response_error"
+    if combined:
+        return "reply_combined"
     return f"response_{op}"
