@@ -137,9 +137,13 @@ class Run:
 
 
 def choices(ta: Table, tb: Table, la: Look, lb: Look) -> tuple[frozenset[Move], dict[Move, str | None]]:
-    """Actions both tables allow, and those only one allows with the clause the other cites."""
+    """Actions both tables allow, and those only one allows with the clause the other cites (a
+    play of a card whose plays a table's rules cannot list counts among the latter, with the
+    clause it needs, even when both tables leave it open)."""
     single = {m: tb.refusal(m) for m in la.legal - lb.legal}
     single.update({m: ta.refusal(m) for m in lb.legal - la.legal})
+    for look in (la, lb):
+        single.update(look.open)
     return la.legal & lb.legal, single
 
 

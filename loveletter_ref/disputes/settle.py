@@ -451,7 +451,7 @@ def _gap_game(a: Side, players: int, key: str, index: int) -> GamePlan:
         except RuleGapError:
             tokens = None
     card = clause.card if clause is not None else None
-    return GamePlan(players, 0, tokens, rng, [a.edition], frozenset({card} if card else ()))
+    return GamePlan(players, 0, tokens, rng, [a.edition], frozenset({card} if card else ()), frozenset({key}))
 
 
 def _z3_gap(a: Side, key: str, result: Probe) -> Witness | None:
