@@ -316,6 +316,8 @@ class PairSearch:
         run = lockstep(*self.specs, game, forced)
         if run.diverged is None or not run.seen:
             return None
+        if deal_refusal(run):
+            return self._deck(run, only)
         shape = _shape(run)
         known = self.shapes.get(shape)
         if known is not None and not only and self.attribute(run, [known]):
@@ -331,6 +333,19 @@ class PairSearch:
         if known is not None:
             self.blocked[known] += 1
         return None
+
+    def _deck(self, run: Run, only: str | None) -> str | None:
+        """A deal one spec refuses: the witness of every clause of the deck's make-up that differs
+        for this player count (the same game for each, since the deck differs in all of them at
+        once and a deal is accepted or refused whole)."""
+        keys = [k for k in self.attribute(run, [only] if only else None) if k not in self.found]
+        if not keys:
+            self.blocked["setup.deck"] += 1
+            return None
+        witness = self.shrink(run, keys[0])
+        for key in keys:
+            self.found[key] = witness
+        return keys[0]
 
     def attribute(self, run: Run, keys: Sequence[str] | None = None) -> list[str]:
         """The clauses (among `keys`, default: all still without a witness) that account for
