@@ -123,11 +123,45 @@ def line_up(a: Edition, b: Edition) -> tuple[list[Difference], list[Difference]]
         sa, sb = _fallback(a, sa, sb), _fallback(b, sb, sa)
         if _same(sa, sb, counts):
             continue
-        if _same(_by_card(a, sa, counts), _by_card(b, sb, counts), counts):
+        by_card = _same(_by_card(a, sa, counts), _by_card(b, sb, counts), counts)
+        if by_card or _same_draw(a, b, sa, sb, counts):
             alike.append(Difference(key, sa, sb))
         else:
             out.append(Difference(key, sa, sb))
     return out, alike
+
+
+def alike_reason(d: Difference) -> str:
+    """Why two rules worded differently decide the same."""
+    if d.kind == "first_turn_draw":
+        return ("the round's first turn draws as many cards under both, by the exception or by the rule of "
+                "every turn")
+    return "a guess by value and a guess by card: every value belongs to one card"
+
+
+def _same_draw(a: Edition, b: Edition, sa: Stance, sb: Stance, counts: list[int]) -> bool:
+    """True when two specs draw as many cards on a round's first turn for every player count both
+    allow, one by its `first_turn_draw` exception and the other by its rule of every turn (an
+    exception the other spec does not state is no rule left open: its turn rule applies)."""
+    if sa.kind != "first_turn_draw" and sb.kind != "first_turn_draw":
+        return False
+    draws = [_first_draw(e, s, counts) for e, s in ((a, sa), (b, sb))]
+    return None not in draws and draws[0] == draws[1]
+
+
+def _first_draw(edition: Edition, stance: Stance, counts: list[int]) -> list[int] | None:
+    """Cards drawn on a round's first turn, per player count (None when a rule it needs is silent)."""
+    every = edition.general.get("turn_draw")
+    if every is None or every.silent or not isinstance(every.rule, int):
+        return None
+    if stance.silent:
+        return None
+    table = stance.rule if stance.status == "stated" else None
+    out = []
+    for n in counts:
+        value = None if table is None else (table if isinstance(table, int) else _lookup(table, n, None))
+        out.append(every.rule if value is None else value)
+    return out
 
 
 def _by_card(edition: Edition, stance: Stance, counts: list[int]) -> Stance:

@@ -13,7 +13,7 @@ from typing import Any
 from loveletter_ref.plural import counted
 from loveletter_ref.spec import Clause, Source
 
-from .differences import Difference, Stance, clause_stance
+from .differences import Difference, Stance, alike_reason, clause_stance
 from .settle import Comparison, Ruling
 from .sides import Side, open_side, side_of
 from .story import gap_story, story
@@ -134,7 +134,7 @@ def publisher(comparison: Comparison, key: str) -> list[dict[str, Any]]:
 
 def _alike_json(d: Difference, comparison: Comparison) -> dict[str, Any]:
     return {"clause": d.key, "a": stance_json(d.a, comparison.a), "b": stance_json(d.b, comparison.b),
-            "reason": "a guess by value and a guess by card: every value belongs to one card"}
+            "reason": alike_reason(d)}
 
 
 def audit_json(side: Side, verdicts: list[Ruling]) -> dict[str, Any]:
