@@ -232,8 +232,7 @@ def _settle(work: tuple[Entry, Budget, int]) -> dict[str, Any]:
         filled = by_convention(sides[0], sides[1])
         assert filled is not None, f"{entry.id}: no spec filled by convention passes validation"
         return {**comparison_json(compare(filled[0], sides[1], budget, rlimit)), "convention": filled[1]}
-    same = len({s.edition.describes or s.id for s in sides}) == 1
-    found = compare(sides[0], sides[1], budget, rlimit, keys=list(entry.keys) or None, alone=same)
+    found = compare(sides[0], sides[1], budget, rlimit, keys=list(entry.keys) or None)
     return comparison_json(found)
 
 

@@ -42,6 +42,33 @@ def differing_cases(a: Stance, b: Stance) -> list[str]:
     return [part for part in parts if rules[0].get(part) != rules[1].get(part)]
 
 
+def shared_steps(a: Stance, b: Stance) -> list[str] | None:
+    """For two stated tie chains that part after a first step they share: the steps both take
+    before they part (a chain cut there runs out exactly where the two decide differently)."""
+    rules = [s.rule for s in (a, b)]
+    if a.kind != "tie" or a.silent or b.silent or not all(isinstance(r, list) for r in rules):
+        return None
+    shared = []
+    for x, y in zip(*rules, strict=False):
+        if x != y:
+            break
+        shared.append(x)
+    return shared or None
+
+
+def shield_blocks(a: Stance, b: Stance) -> bool:
+    """True for two stated protection rules that differ only in whether the shield also stops its
+    holder from choosing others (which binds only if the shield outlasts the start of its
+    holder's own turn)."""
+    rules = [s.rule for s in (a, b)]
+    if a.kind != "protect" or a.silent or b.silent or not all(isinstance(r, dict) for r in rules):
+        return False
+    if rules[0].get("until") != rules[1].get("until"):
+        return False
+    blocks = [set(r.get("blocks", ())) for r in rules]
+    return blocks[0] ^ blocks[1] == {"choosing_others"}
+
+
 @dataclass(frozen=True)
 class Stance:
     """What one spec says on one clause."""

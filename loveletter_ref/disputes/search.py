@@ -58,6 +58,10 @@ class Budget:
     """Games per player count spent reaching one clause."""
     tries: int = 4
     """Continuations tried from each game that reaches a clause."""
+    deep: int = 300
+    """Games per player count spent on a clause z3 is not asked about (a card's value), when
+    neither the broad games nor the rules settle it: its difference shows only in rare games,
+    a tie at the showdown broken by discard totals."""
 
 
 def seed_for(*parts: object) -> int:
@@ -401,6 +405,15 @@ class PairSearch:
                     steps = reach_prefix(silent, self.specs[1 - side], key, game)
                     if steps is not None:
                         self.continue_from(key, game, steps, i)
+
+    def deepen(self, key: str, games: int, counts: Sequence[int]) -> None:
+        """More broad games aimed at one clause (its card preferred), with these player counts,
+        until one shows it."""
+        for i in range(games):
+            for n in counts:
+                if key in self.found:
+                    return
+                self.play(self.new_game(n, "deep", i, key), only=key)
 
     def continue_from(self, key: str, game: GamePlan, steps: list[Step], index: int) -> None:
         """Continue a game that reaches `key` in lockstep, with several continuations."""
