@@ -365,14 +365,18 @@ def _z3_verdict(d: Difference, a: Side, b: Side, counts: list[int], budget: Budg
 
 def _values_verdict(d: Difference, a: Side, b: Side, counts: list[int], note: str) -> Ruling | None:
     """A card valued differently by two specs that deal the same cards: vacuous when the rules of
-    one side never read the values but to compare them (`values.proof`), None otherwise."""
+    one side never read the value (with the values that must move with it) but to compare it
+    (`values.proof`), None otherwise."""
     for side, other in ((a, b), (b, a)):
-        found = values.proof(side.edition, side.label, other.edition, counts)
+        moving = _moving(side, other, d.key)
+        found = None if moving is None else values.proof(side.edition, side.label, moving, counts,
+                                                         other.label)
         if found is None:
             continue
         why, records = found
-        shifted = set(values.moved(other.edition, side.edition, counts) or ())
-        adds = values.additions(other.edition, shifted, counts)
+        theirs = _moving(other, side, d.key)
+        shifted = set(values.moved(other.edition, theirs, counts) or ()) if theirs is not None else set()
+        adds = values.additions(other.edition, shifted, counts) if theirs is not None else ["its values"]
         partner = (f"; games of {other.label} add them up ({', '.join(adds)}), so this verdict depends on "
                    "the partner: against another spec the values may show" if adds else "")
         who = f"{_players_text(counts)} players"
@@ -380,6 +384,13 @@ def _values_verdict(d: Difference, a: Side, b: Side, counts: list[int], note: st
                       reason=f"no game of {side.label} with {who} reads these values but to compare them: "
                              f"{why}{partner}{note}")
     return None
+
+
+def _moving(side: Side, other: Side, key: str) -> Edition | None:
+    """`side` with card `key` valued as `other` values it, and the cards whose values must move
+    with it (None when no valid valuation does that)."""
+    group = side.value_group(other, key)
+    return side.blend(other, *group) if group else None
 
 
 def _goal(d: Difference, side: Side) -> Goal | None:

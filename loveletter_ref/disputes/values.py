@@ -75,10 +75,11 @@ def _knocks_out(card: Any) -> bool:
     return clause is not None and not clause.silent and clause.rule == "any_reason"
 
 
-def proof(spec: Edition, label: str, other: Edition,
-          counts: list[int]) -> tuple[str, list[dict[str, Any]]] | None:
-    """Why no game of `spec` (labelled `label`) shows its cards valued as `other` values them,
-    and the proof records (one per player count); None when the rules do not settle it."""
+def proof(spec: Edition, label: str, other: Edition, counts: list[int],
+          other_label: str = "") -> tuple[str, list[dict[str, Any]]] | None:
+    """Why no game of `spec` (labelled `label`) shows its cards valued as `other` (labelled
+    `other_label`) values them, and the proof records (one per player count); None when the
+    rules do not settle it."""
     shifted = moved(spec, other, counts)
     if not shifted:
         return None
@@ -89,14 +90,19 @@ def proof(spec: Edition, label: str, other: Edition,
     totals = tie is not None and not tie.silent and "discard_total" in tie.rule
     why = ("the two valuations order the cards alike, so every comparison decides alike, and "
            + (f"{label} adds values only in its tie rule's discard totals, where "
-              f"{', '.join(sorted(shifted))} never count (discarding it knocks its player out)"
+              f"{_names(sorted(shifted))} never {'counts' if len(shifted) == 1 else 'count'} (discarding "
+              f"{'it' if len(shifted) == 1 else 'one'} knocks its player out)"
               if totals else f"no rule of {label} adds values up"))
     changes = ", ".join(f"{k} {v[0]}->{v[1]}" for k, v in sorted(shifted.items()))
-    query = f"cards valued as {other.id} values them: {changes}"
+    query = f"cards valued as {other_label or other.id} values them: {changes}"
     adds = "knocked out" if totals else "none"
     records = [{"query": query, "spec": label, "players": n, "status": "unreachable", "method": METHOD,
                 "values": dict(sorted(values.items())), "adds": adds} for n in counts]
     return why, records
+
+
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def check(record: dict[str, Any]) -> str | None:
