@@ -109,6 +109,16 @@ def test_the_report_is_up_to_date():
     assert catalogue.check() == []
 
 
+def test_no_difference_of_the_bundled_readings_is_left_undecided():
+    """Every clause on which two specs of the report differ is observable (a witness both sides
+    replay, between the two or settled on its own) or vacuous (a proof), and so is every open
+    point and contradiction of a reading."""
+    left = [f"{name}: {verdict['clause']} ({verdict.get('reason', '')[:200]})"
+            for name, entry in stored()["entries"].items() for verdict in entry["result"]["verdicts"]
+            if verdict["status"] == "undecided"]
+    assert not left, "undecided verdicts:\n" + "\n".join(left)
+
+
 def test_the_report_covers_every_reading_against_both_editions_and_each_other():
     names = {e.id for e in entries()}
     for reading in ("sl-en-2019", "tr-2019", "bga-classic-premium", "nl-2019", "nl-2019-classic-variant",

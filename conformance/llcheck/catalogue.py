@@ -33,7 +33,7 @@ from .atomic import write_atomic
 from .interrupts import unfinished
 from .workers import in_workers
 
-FORMAT = 2
+FORMAT = 3
 """Bumped whenever the stored form of a verdict changes."""
 
 DEFAULT_OUTPUT = Path("docs/disputes.md")

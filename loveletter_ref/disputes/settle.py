@@ -177,7 +177,8 @@ def _settle_left(verdict: Ruling, a: Side, b: Side, budget: Budget, rlimit: int,
     elif verdict.status == VACUOUS and _masked_by_gaps(verdict, (a, b)):
         say(f"settling {verdict.key} on its own")
         base, donor = (b, a) if verdict.proof[0]["spec"] == a.label else (a, b)
-        _settle_alone(verdict, [(base, donor)], budget, rlimit)
+        _settle_alone(verdict, [(base, donor)] + [(x, y) for x, y in _directions(a, b)[2:] if y is donor],
+                      budget, rlimit)
 
 
 def _directions(a: Side, b: Side) -> list[tuple[Side, Side]]:
