@@ -18,6 +18,7 @@ from typing import Any
 from loveletter_ref.plural import counted
 from loveletter_ref.spec import Source, load_spec
 
+from . import values
 from .differences import clause_stance
 from .report import headline, source_json
 from .rulings import anchor, clause_anchor, summary, verdict_anchor
@@ -43,7 +44,9 @@ LEGEND = """## How the verdicts are reached
   clause alone. The pair's page tells it as a story and gives each side's machine replay
   (`llcheck replay docs/disputes.json --list` tells any of them step by step).
 - **vacuous**: z3 proved that no game of one side ever meets the case in which the two rules
-  decide differently, so the difference can never show.
+  decide differently (for a card's value, the rules prove it: cards valued in the same order
+  decide alike wherever values are only compared, and no rule of that side adds this one up), so
+  the difference can never show. "Depends on the partner": the other side's games do meet it.
 - **on its own**: where the two specs always part earlier (every deal differs, or another clause
   decides first), the clause is settled between one spec and the same spec with only this clause
   taken from the other, a spec that passes the validation of any spec.
@@ -313,7 +316,8 @@ def _evidence(v: dict[str, Any]) -> list[str]:
     proofs = v.get("proof", [])
     if proofs:
         counts = ", ".join(str(p["players"]) for p in proofs)
-        out.append(f"Proof: z3 answers `{proofs[0]['query']}` on {proofs[0]['spec']}: "
+        who = "the rules settle" if proofs[0].get("method") == values.METHOD else "z3 answers"
+        out.append(f"Proof: {who} `{proofs[0]['query']}` on {proofs[0]['spec']}: "
                    f"{proofs[0]['status']} for {counts} players.\n")
     return out
 

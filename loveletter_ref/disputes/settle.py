@@ -511,7 +511,7 @@ def _masked(counts: list[int], setups: dict[int, list[str]]) -> str:
         return ""
     causes = sorted({k for keys in setups.values() for k in keys})
     return ("masked: for every player count both allow the deal already differs ("
-            + ", ".join(causes) + "), so no game played under both can show this clause on its own")
+            + ", ".join(causes) + "), so no game played under both can single this clause out")
 
 
 # -- table conventions -----------------------------------------------------------------------
