@@ -329,30 +329,11 @@ def _z3_verdict(d: Difference, a: Side, b: Side, counts: list[int], budget: Budg
         ruled = _values_verdict(d, a, b, counts, note)
         if ruled is not None:
             return ruled
-    problems: list[str] = []
-    probes: list[Probe] = []
-    cases = differing_cases(d.a, d.b)
-    for side in (a, b):
-        if side.edition.clause_by_key(d.key) is None and d.kind != "all_eliminated":
-            continue
-        if not partner and any(p.unreachable for p in probes):
-            break
-        goal = _goal(d, side)
-        quiet = side.opened(d.key, cases) if cases else side.silenced(d.key)
-        result = probe(side.edition, side.label, d.key, counts, rlimit, quiet or side.edition, cases, goal)
-        probes.append(result)
-        if result.problem:
-            problems.append(result.problem)
+    probes = _probes(d, a, b, counts, rlimit, partner)
+    problems = [p.problem for p in probes if p.problem]
     proved = next((p for p in probes if p.unreachable), None)
     if proved is not None:
-        who = f"{_players_text(counts)} players"
-        never = (f"ends a round won by {' or by '.join(CASES[c] for c in cases)} (the only cases in "
-                 f"which the two rules differ) and goes on" if cases else _never(d))
-        reached = next((p.spec for p in probes if p.reached and not p.refuted), None)
-        depends = (f"; games of {reached} do, so this verdict depends on the partner: against another "
-                   f"spec the clause may show" if reached else "")
-        return Ruling(d.key, VACUOUS, d.a, d.b, a, b, proof=proved.proofs,
-                      reason=f"no game of {proved.spec} with {who} ever {never} (z3){depends}{note}")
+        return _proved(d, a, b, counts, proved, probes, note)
     witness = _continue_z3_games(d, search, probes)
     deep = open_counts if open_counts is not None else counts
     if witness is None and d.kind in NOT_ASKED and deep:
@@ -362,6 +343,35 @@ def _z3_verdict(d: Difference, a: Side, b: Side, counts: list[int], budget: Budg
         return Ruling(d.key, OBSERVABLE, d.a, d.b, a, b, witness=witness)
     why = _undecided_reason(d, a, b, budget, search, problems, deepened=d.kind in NOT_ASKED and bool(deep))
     return Ruling(d.key, UNDECIDED, d.a, d.b, a, b, reason=why)
+
+
+def _probes(d: Difference, a: Side, b: Side, counts: list[int], rlimit: int, partner: bool) -> list[Probe]:
+    """z3's answers about the clause, side by side (without `partner`, none after a proof)."""
+    probes: list[Probe] = []
+    cases = differing_cases(d.a, d.b)
+    for side in (a, b):
+        if side.edition.clause_by_key(d.key) is None and d.kind != "all_eliminated":
+            continue
+        if not partner and any(p.unreachable for p in probes):
+            break
+        quiet = side.opened(d.key, cases) if cases else side.silenced(d.key)
+        probes.append(probe(side.edition, side.label, d.key, counts, rlimit, quiet or side.edition, cases,
+                            _goal(d, side)))
+    return probes
+
+
+def _proved(d: Difference, a: Side, b: Side, counts: list[int], proved: Probe, probes: list[Probe],
+            note: str) -> Ruling:
+    """The vacuous verdict of a clause z3 proved one side never needs where the rules differ."""
+    cases = differing_cases(d.a, d.b)
+    who = f"{_players_text(counts)} players"
+    never = (f"ends a round won by {' or by '.join(CASES[c] for c in cases)} (the only cases in "
+             f"which the two rules differ) and goes on" if cases else _never(d))
+    reached = next((p.spec for p in probes if p.reached and not p.refuted), None)
+    depends = (f"; games of {reached} do, so this verdict depends on the partner: against another "
+               f"spec the clause may show" if reached else "")
+    return Ruling(d.key, VACUOUS, d.a, d.b, a, b, proof=proved.proofs,
+                  reason=f"no game of {proved.spec} with {who} ever {never} (z3){depends}{note}")
 
 
 def _values_verdict(d: Difference, a: Side, b: Side, counts: list[int], note: str) -> Ruling | None:

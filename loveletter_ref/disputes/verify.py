@@ -54,20 +54,9 @@ def problems(verdict: dict[str, Any]) -> list[str]:
     holds when its verdict on its own does, with the same status."""
     key, status = verdict["clause"], verdict["status"]
     if verdict.get("on_its_own"):
-        alone = verdict.get("alone")
-        if alone is None or alone["status"] != status:
-            return [f"{key}: settled on its own, but its verdict on its own is not {status}"]
-        if verdict.get("witness") is not None:
-            return [f"{key}: a verdict settled on its own with a witness between the two"]
-        return problems(alone)
+        return _own_problems(verdict)
     if status == "vacuous":
-        proofs = verdict.get("proof", [])
-        if verdict["kind"] == "contradiction" and not proofs:
-            return []
-        if not proofs or any(p["status"] != "unreachable" for p in proofs):
-            return [f"{key}: a vacuous verdict without a complete z3 proof"]
-        return [f"{key}: {problem}" for p in proofs if p.get("method") == values.METHOD
-                if (problem := values.check(p)) is not None]
+        return _proof_problems(verdict)
     witness = verdict.get("witness")
     if status != "observable":
         return [] if witness is None else [f"{key}: an {status} verdict with a witness"]
@@ -84,6 +73,29 @@ def problems(verdict: dict[str, Any]) -> list[str]:
             return [f"{key}: the replay does not stop on a gap naming it at its last step ({end})"]
         return []
     return _difference_problems(key, {**witness, "together": verdict.get("together")}, built, headers)
+
+
+def _own_problems(verdict: dict[str, Any]) -> list[str]:
+    """A verdict settled on its own: its verdict on its own holds, with the same status."""
+    key, status = verdict["clause"], verdict["status"]
+    alone = verdict.get("alone")
+    if alone is None or alone["status"] != status:
+        return [f"{key}: settled on its own, but its verdict on its own is not {status}"]
+    if verdict.get("witness") is not None:
+        return [f"{key}: a verdict settled on its own with a witness between the two"]
+    return problems(alone)
+
+
+def _proof_problems(verdict: dict[str, Any]) -> list[str]:
+    """A vacuous verdict: a proof for every player count (one by the rules bears itself out)."""
+    key = verdict["clause"]
+    proofs = verdict.get("proof", [])
+    if verdict["kind"] == "contradiction" and not proofs:
+        return []
+    if not proofs or any(p["status"] != "unreachable" for p in proofs):
+        return [f"{key}: a vacuous verdict without a complete z3 proof"]
+    return [f"{key}: {problem}" for p in proofs if p.get("method") == values.METHOD
+            if (problem := values.check(p)) is not None]
 
 
 def _difference_problems(key: str, witness: dict[str, Any], sides: list[Side],
