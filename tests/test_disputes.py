@@ -109,6 +109,16 @@ def test_the_report_is_up_to_date():
     assert catalogue.check() == []
 
 
+def test_no_difference_of_the_bundled_readings_is_left_undecided():
+    """Every clause on which two specs of the report differ is observable (a witness both sides
+    replay, between the two or settled on its own) or vacuous (a proof), and so is every open
+    point and contradiction of a reading."""
+    left = [f"{name}: {verdict['clause']} ({verdict.get('reason', '')[:200]})"
+            for name, entry in stored()["entries"].items() for verdict in entry["result"]["verdicts"]
+            if verdict["status"] == "undecided"]
+    assert not left, "undecided verdicts:\n" + "\n".join(left)
+
+
 def test_the_report_covers_every_reading_against_both_editions_and_each_other():
     names = {e.id for e in entries()}
     for reading in ("sl-en-2019", "tr-2019", "bga-classic-premium", "nl-2019", "nl-2019-classic-variant",
@@ -236,16 +246,42 @@ def test_a_clause_vacuous_between_two_but_observable_on_its_own_is_headed_so():
     assert "\nsetup.first-player: VACUOUS\n" in text
 
 
-def test_a_clause_is_settled_on_its_own_only_through_a_valid_spec():
-    """countess: the Dutch classic variant numbers the Countess 8 and its King 7. Classic's
-    Countess (7) in the variant would share the King's value, which `llcheck validate` rejects in
-    any spec: no verdict rests on such a hybrid, and the reason says why there is none."""
-    from loveletter_ref.disputes import Budget, compare, comparison_json
+def test_a_card_value_is_settled_on_its_own_with_the_values_that_move_with_it():
+    """countess: the Dutch classic variant numbers the King 7, the Countess 8 and the Princess 9.
+    Classic's Countess (7) in the variant would share the King's value, which `llcheck validate`
+    rejects in any spec: the cards whose values clash are taken together (the Countess and the
+    King), and every spec a verdict rests on passes validation."""
+    from loveletter_ref.spec import data_problems
     a, b = open_side("nl-2019-classic-variant"), open_side("classic")
-    verdict = comparison_json(compare(a, b, Budget(games=30), 30_000_000, keys=["countess"]))["verdicts"][0]
-    assert "alone" not in verdict
-    assert ("not settled on its own: nl-2019-classic-variant with countess as classic states it is not a "
-            "valid spec (Countess has value 7, like King") in verdict["reason"]
+    assert a.value_group(b, "countess") == ("countess", "king")
+    assert b.value_group(a, "countess") == ("countess", "princess")
+    assert b.value_group(a, "princess") == ("princess",)
+    assert isinstance(a.derived(b, "countess"), str), "the Countess alone would clash with the King"
+    hybrid = a.derived(b, "countess", "king")
+    assert not isinstance(hybrid, str)
+    assert data_problems(hybrid.data, hybrid.positions, str(hybrid.path)) == []
+    assert [c.value for c in hybrid.edition.cards if c.name in ("King", "Countess", "Princess")] == [6, 7, 9]
+
+
+def test_a_card_value_only_compared_is_proved_vacuous_by_the_rules():
+    """The variant's values order the cards as classic's do, and its tie rule shares the win
+    (no discard totals): no game of the variant reads them but to compare them. Classic adds
+    discard totals at a tie, so the verdict says it depends on the partner; the Princess never
+    counts there (discarding it knocks its player out), so on classic its value is vacuous too."""
+    from loveletter_ref.disputes import values
+    variant, classic = open_side("nl-2019-classic-variant").edition, open_side("classic").edition
+    shifted = {"King": (7, 6), "Countess": (8, 7), "Princess": (9, 8)}
+    assert values.moved(variant, classic, [2, 3, 4]) == shifted
+    found = values.proof(variant, "nl-2019-classic-variant", classic, [2, 3, 4])
+    assert found is not None and "no rule of nl-2019-classic-variant adds values up" in found[0]
+    assert all(values.check(record) is None for record in found[1])
+    assert values.proof(classic, "classic", variant, [2, 3, 4]) is None
+    princess = open_side("classic").derived(open_side("nl-2019-classic-variant"), "princess")
+    assert not isinstance(princess, str)
+    why = values.proof(classic, "classic", princess.edition, [2, 3, 4])
+    assert why is not None and "Princess never counts" in why[0]
+    swapped = {"King": [6, 8], "Countess": [7, 7]}
+    assert values.check({"values": swapped}) is not None, "an order that changes proves nothing"
 
 
 def test_an_edited_copy_of_a_bundled_reading_is_told_apart_from_it(capsys, tmp_path):

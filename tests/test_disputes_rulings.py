@@ -1,8 +1,10 @@
 """docs/disputes.md opens with what a judge acts on: a ruling table per edition, the question
-index in plain words, and every note of every reading printed as not a rule, with its quote."""
+index in plain words, and every note of every reading printed as not a rule, with its quote; the
+evidence is on a page per reading and per pair (docs/disputes/), every link leading somewhere."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from llcheck.catalogue import readings
@@ -49,3 +51,39 @@ def test_every_note_of_every_reading_is_printed_as_not_a_rule_with_its_quote():
 def test_every_rule_kind_of_the_editions_has_a_question_of_its_own():
     kinds = {c.kind for e in ("classic", "premium", "z-man-2019") for c in load_spec(e).clauses.values()}
     assert kinds <= set(QUESTIONS)
+
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
+
+
+def pages() -> list[Path]:
+    """The summary page and every detail page of the report."""
+    return [REPORT, *sorted((REPORT.parent / REPORT.stem).glob("*.md"))]
+
+
+def test_the_summary_is_short_and_the_details_are_on_pages_of_their_own():
+    """The summary holds what a judge acts on; each pair's evidence is a page of its own."""
+    summary = REPORT.read_text(encoding="utf-8")
+    assert len(summary.encode("utf-8")) < 120_000
+    assert "## Disputes, pair by pair" not in summary
+    details = {path.name for path in pages()[1:]}
+    for name in readings():
+        assert f"{name}.md" in details
+        assert f"{name}-vs-{load_spec(name).describes}.md" in details
+
+
+def test_every_link_of_the_report_leads_to_a_page_and_an_anchor_there():
+    anchors = {path.resolve(): set(ANCHOR.findall(path.read_text(encoding="utf-8"))) for path in pages()}
+    broken = []
+    for path in pages():
+        for target in LINK.findall(path.read_text(encoding="utf-8")):
+            if "://" in target:
+                continue
+            file, _, fragment = target.partition("#")
+            goal = (path.parent / file).resolve() if file else path.resolve()
+            if goal not in anchors and not goal.exists():
+                broken.append(f"{path.name}: {target} (no such file)")
+            elif fragment and fragment not in anchors.get(goal, set()):
+                broken.append(f"{path.name}: {target} (no such anchor)")
+    assert not broken, "\n".join(broken[:20])

@@ -1,4 +1,5 @@
-"""Every bundled reading settled against the editions and against each other: docs/disputes.md.
+"""Every bundled reading settled against the editions and against each other: docs/disputes.md,
+with a page per reading and per pair in docs/disputes/.
 
 The verdicts are kept in docs/disputes.json, one entry per comparison or audit, each under a
 *fingerprint* of everything its answer depends on (the spec files involved, the versions played,
@@ -6,7 +7,9 @@ the search budget, the format). Writing the report searches again only the entri
 fingerprint changed, so an unchanged set of readings regenerates in seconds; `check` searches
 nothing: it compares fingerprints, replays every stored witness to tell its story again (a change
 in the engine's events shows there), and renders the report from the stored verdicts, which is
-how CI tells that the checked-in files are up to date within a few seconds.
+how CI tells that the checked-in files are up to date within a few seconds. The report's pages
+are written together: the summary (docs/disputes.md) and its folder of detail pages
+(docs/disputes/, named after it), from which pages no longer produced are removed.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from .atomic import write_atomic
 from .interrupts import unfinished
 from .workers import in_workers
 
-FORMAT = 2
+FORMAT = 3
 """Bumped whenever the stored form of a verdict changes."""
 
 DEFAULT_OUTPUT = Path("docs/disputes.md")
@@ -155,8 +158,28 @@ class Catalogue:
                 "z3_rlimit": self.rlimit, "entries": new}
         self.data.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(self.data, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
-        write_atomic(self.output, render(data))
+        pages = self.pages(data)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        for path in self.stray(pages):
+            path.unlink()
+        for path, text in pages.items():
+            write_atomic(path, text)
         return f"{len(stale)} of {len(todo)} entries searched, the rest unchanged"
+
+    @property
+    def folder(self) -> Path:
+        """The folder of the report's detail pages: beside it, named after it (docs/disputes/)."""
+        return self.output.parent / self.output.stem
+
+    def pages(self, data: dict[str, Any]) -> dict[Path, str]:
+        """Every page of the report, rendered from the stored verdicts, by path."""
+        return {self.output.parent / name: text for name, text in render(data, self.output.stem).items()}
+
+    def stray(self, pages: dict[Path, Any]) -> list[Path]:
+        """Pages in the report's folder that the report no longer has (a reading or pair gone)."""
+        if not self.folder.is_dir():
+            return []
+        return sorted(p for p in self.folder.glob("*.md") if p not in pages)
 
     def _progress(self, n: int, total: int, entry: Entry) -> None:
         if self.progress:
@@ -184,12 +207,16 @@ class Catalogue:
             _retell(told)
             if told != stored:
                 problems.append(f"{self.data}: the witnesses no longer play as their stories tell")
-            try:
-                current = self.output.read_text(encoding="utf-8")
-            except OSError:
-                current = None
-            if current != render(data):
-                problems.append(f"{self.output} does not match {self.data}")
+            pages = self.pages(data)
+            for path, text in pages.items():
+                try:
+                    current = path.read_text(encoding="utf-8")
+                except OSError:
+                    current = None
+                if current != text:
+                    problems.append(f"{path} does not match {self.data}")
+            problems += [f"{path}: not a page of the report (left from an older one)"
+                         for path in self.stray(pages)]
         if problems:
             problems.append("run llcheck disputes --all to bring them up to date")
         return problems
@@ -205,8 +232,7 @@ def _settle(work: tuple[Entry, Budget, int]) -> dict[str, Any]:
         filled = by_convention(sides[0], sides[1])
         assert filled is not None, f"{entry.id}: no spec filled by convention passes validation"
         return {**comparison_json(compare(filled[0], sides[1], budget, rlimit)), "convention": filled[1]}
-    same = len({s.edition.describes or s.id for s in sides}) == 1
-    found = compare(sides[0], sides[1], budget, rlimit, keys=list(entry.keys) or None, alone=same)
+    found = compare(sides[0], sides[1], budget, rlimit, keys=list(entry.keys) or None)
     return comparison_json(found)
 
 

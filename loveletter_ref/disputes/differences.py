@@ -42,6 +42,33 @@ def differing_cases(a: Stance, b: Stance) -> list[str]:
     return [part for part in parts if rules[0].get(part) != rules[1].get(part)]
 
 
+def shared_steps(a: Stance, b: Stance) -> list[str] | None:
+    """For two stated tie chains that part after a first step they share: the steps both take
+    before they part (a chain cut there runs out exactly where the two decide differently)."""
+    rules = [s.rule for s in (a, b)]
+    if a.kind != "tie" or a.silent or b.silent or not all(isinstance(r, list) for r in rules):
+        return None
+    shared = []
+    for x, y in zip(*rules, strict=False):
+        if x != y:
+            break
+        shared.append(x)
+    return shared or None
+
+
+def shield_blocks(a: Stance, b: Stance) -> bool:
+    """True for two stated protection rules that differ only in whether the shield also stops its
+    holder from choosing others (which binds only if the shield outlasts the start of its
+    holder's own turn)."""
+    rules = [s.rule for s in (a, b)]
+    if a.kind != "protect" or a.silent or b.silent or not all(isinstance(r, dict) for r in rules):
+        return False
+    if rules[0].get("until") != rules[1].get("until"):
+        return False
+    blocks = [set(r.get("blocks", ())) for r in rules]
+    return blocks[0] ^ blocks[1] == {"choosing_others"}
+
+
 @dataclass(frozen=True)
 class Stance:
     """What one spec says on one clause."""
@@ -123,11 +150,45 @@ def line_up(a: Edition, b: Edition) -> tuple[list[Difference], list[Difference]]
         sa, sb = _fallback(a, sa, sb), _fallback(b, sb, sa)
         if _same(sa, sb, counts):
             continue
-        if _same(_by_card(a, sa, counts), _by_card(b, sb, counts), counts):
+        by_card = _same(_by_card(a, sa, counts), _by_card(b, sb, counts), counts)
+        if by_card or _same_draw(a, b, sa, sb, counts):
             alike.append(Difference(key, sa, sb))
         else:
             out.append(Difference(key, sa, sb))
     return out, alike
+
+
+def alike_reason(d: Difference) -> str:
+    """Why two rules worded differently decide the same."""
+    if d.kind == "first_turn_draw":
+        return ("the round's first turn draws as many cards under both, by the exception or by the rule of "
+                "every turn")
+    return "a guess by value and a guess by card: every value belongs to one card"
+
+
+def _same_draw(a: Edition, b: Edition, sa: Stance, sb: Stance, counts: list[int]) -> bool:
+    """True when two specs draw as many cards on a round's first turn for every player count both
+    allow, one by its `first_turn_draw` exception and the other by its rule of every turn (an
+    exception the other spec does not state is no rule left open: its turn rule applies)."""
+    if sa.kind != "first_turn_draw" and sb.kind != "first_turn_draw":
+        return False
+    draws = [_first_draw(e, s, counts) for e, s in ((a, sa), (b, sb))]
+    return None not in draws and draws[0] == draws[1]
+
+
+def _first_draw(edition: Edition, stance: Stance, counts: list[int]) -> list[int] | None:
+    """Cards drawn on a round's first turn, per player count (None when a rule it needs is silent)."""
+    every = edition.general.get("turn_draw")
+    if every is None or every.silent or not isinstance(every.rule, int):
+        return None
+    if stance.silent:
+        return None
+    table = stance.rule if stance.status == "stated" else None
+    out = []
+    for n in counts:
+        value = None if table is None else (table if isinstance(table, int) else _lookup(table, n, None))
+        out.append(every.rule if value is None else value)
+    return out
 
 
 def _by_card(edition: Edition, stance: Stance, counts: list[int]) -> Stance:

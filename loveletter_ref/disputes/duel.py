@@ -83,6 +83,10 @@ class Look:
     legal: frozenset[Move] = frozenset()
     trigger: Move | None = None
     """For a gap found while listing the actions due next: one of them, which needs the clause."""
+    open: tuple[tuple[Move, str], ...] = ()
+    """Cards the player on turn holds whose plays the rules cannot list (a silent rule they
+    need), while other cards can be played: a play of each, with the key of the clause it needs.
+    The game goes on with the other cards; it stops on the gap only if such a play is made."""
 
     @property
     def outcome(self) -> tuple[Any, ...]:
@@ -109,12 +113,15 @@ class Table:
     def _after(self, events: list[dict[str, Any]]) -> Look:
         game = self.game
         assert game is not None
+        unlisted: dict[Move, str] = {}
         try:
             legal = game.legal_actions() if game.phase in IN_PLAY else []
         except RuleGapError as exc:
-            self.dead = True
-            return Look("gap", self._key(exc.clause), exc.reason, raw_events=tuple(events),
-                        trigger=self._trigger(exc.clause))
+            legal, unlisted = self._listable(exc)
+            if not legal:
+                self.dead = True
+                return Look("gap", self._key(exc.clause), exc.reason, raw_events=tuple(events),
+                            trigger=self._trigger(exc.clause))
         self.moves = {neutral(self.edition, game.players, a): a for a in legal}
         return Look(
             "ok", events=tuple(_event_key(self.edition, game.players, e) for e in events),
@@ -122,7 +129,26 @@ class Table:
             alive=tuple(game.alive), tokens=tuple(game.tokens),
             round_winners=None if game.round_winners is None else tuple(game.round_winners),
             game_winners=None if game.game_winners is None else tuple(game.game_winners),
-            legal=frozenset(self.moves))
+            legal=frozenset(self.moves), open=tuple(sorted(unlisted.items(), key=repr)))
+
+    def _listable(self, gap: RuleGapError) -> tuple[list[Action], dict[Move, str]]:
+        """When the rules cannot list every play due (a card needs a silent rule): the plays of
+        the cards they can list, and a play of each card they cannot, with the clause it needs.
+        The engine checks a play against the plays of its own card only, so the player may play
+        any other card; RuleGapError again when the decision is not a play."""
+        game = self.game
+        assert game is not None
+        if game.phase is not Phase.PLAY:
+            raise gap
+        legal: list[Action] = []
+        unlisted: dict[Move, str] = {}
+        for card in game._playable():  # the engine's own per-card listing
+            try:
+                legal += game._card_actions(card)
+            except RuleGapError as exc:
+                play = Action(PLAY, game.tables.names[card])
+                unlisted[neutral(self.edition, game.players, play)] = self._key(exc.clause)
+        return legal, unlisted
 
     def deal(self, deck: Sequence[str]) -> Look:
         """Start the next round from `deck` (top first)."""

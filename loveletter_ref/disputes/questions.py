@@ -34,6 +34,7 @@ QUESTIONS = {
     "deal": "How many cards does each player get at the start?",
     "first_player": "Who starts the first round?",
     "turn_draw": "What does a player draw at the start of a turn?",
+    "first_turn_draw": "What does the first player draw on a round's first turn?",
     "turn_play": "What may a player play on a turn?",
     "turn_order": "In which direction do turns pass?",
     "no_valid_target": "What does a card do when no player can be chosen?",

@@ -13,7 +13,7 @@ from typing import Any
 from loveletter_ref.plural import counted
 from loveletter_ref.spec import Clause, Source
 
-from .differences import Difference, Stance, clause_stance
+from .differences import Difference, Stance, alike_reason, clause_stance
 from .settle import Comparison, Ruling
 from .sides import Side, open_side, side_of
 from .story import gap_story, story
@@ -80,8 +80,14 @@ def verdict_json(verdict: Ruling) -> dict[str, Any]:
         out["proof"] = verdict.proof
     if verdict.reason:
         out["reason"] = verdict.reason
+    if verdict.together:
+        out["together"] = list(verdict.together)
+    if verdict.on_its_own:
+        out["on_its_own"] = True
     if verdict.alone is not None:
         out["alone"] = verdict_json(verdict.alone)
+        if verdict.alone_note:
+            out["alone_note"] = verdict.alone_note
     return out
 
 
@@ -134,7 +140,7 @@ def publisher(comparison: Comparison, key: str) -> list[dict[str, Any]]:
 
 def _alike_json(d: Difference, comparison: Comparison) -> dict[str, Any]:
     return {"clause": d.key, "a": stance_json(d.a, comparison.a), "b": stance_json(d.b, comparison.b),
-            "reason": "a guess by value and a guess by card: every value belongs to one card"}
+            "reason": alike_reason(d)}
 
 
 def audit_json(side: Side, verdicts: list[Ruling]) -> dict[str, Any]:
@@ -170,15 +176,20 @@ def observable_alone(verdicts: list[dict[str, Any]]) -> list[str]:
 
 def _shows_alone(verdict: dict[str, Any]) -> bool:
     """True for a verdict not observable between the two sides but observable on its own."""
+    if verdict.get("on_its_own"):
+        return verdict["status"] == "observable"
     return verdict["status"] != "observable" and (verdict.get("alone") or {}).get("status") == "observable"
 
 
 def headline(verdict: dict[str, Any], shout: bool = False) -> str:
-    """A verdict's status (in capitals when `shout`), and its verdict on its own when that one is
-    observable and it is not."""
+    """A verdict's status (in capitals when `shout`), saying so when it is the verdict on its own
+    (the two sides always part earlier), and its verdict on its own when that one is observable
+    and it is not."""
     status, alone = verdict["status"], "observable"
     if shout:
         status, alone = status.upper(), alone.upper()
+    if verdict.get("on_its_own"):
+        return f"{status} on its own"
     if _shows_alone(verdict):
         return f"{status} between these two, {alone} on its own"
     return status
@@ -188,6 +199,8 @@ def verdict_text(verdict: dict[str, Any], indent: str = "") -> list[str]:
     """A verdict as lines of text."""
     head = {"difference": "", "contradiction": "contradiction ", "silence": "silence "}[verdict["kind"]]
     lines = [f"{indent}{head}{verdict['clause']}: {headline(verdict, shout=True)}"]
+    if verdict.get("together"):
+        lines.append(f"{indent}  {_together(verdict['together'])}")
     if verdict["kind"] == "silence":
         lines += _stance_lines(verdict["a"], indent + "  ")
     else:
@@ -201,15 +214,27 @@ def verdict_text(verdict: dict[str, Any], indent: str = "") -> list[str]:
         lines.append(f"{indent}  proof: {proof['query']} on {proof['spec']}, {proof['players']} players: "
                      f"{proof['status']}")
     if verdict.get("reason"):
-        lines.append(f"{indent}  {verdict['reason']}")
+        between = "between these two: " if verdict.get("on_its_own") else ""
+        lines.append(f"{indent}  {between}{verdict['reason']}")
     alone = verdict.get("alone")
     if alone is not None:
-        lines.append(f"{indent}  on its own ({alone['b']['spec']}): {alone['status'].upper()}")
+        lines.append(f"{indent}  on its own ({alone['a']['spec']} against {alone['b']['spec']}): "
+                     f"{alone['status'].upper()}")
+        if verdict.get("alone_note"):
+            lines.append(f"{indent}    ({verdict['alone_note']})")
         if alone.get("witness"):
             lines.append(f"{indent}    witness: {alone['witness']['story']}")
         elif alone.get("reason"):
             lines.append(f"{indent}    {alone['reason']}")
+        if alone.get("together"):
+            lines.append(f"{indent}    {_together(alone['together'])}")
     return lines
+
+
+def _together(keys: list[str]) -> str:
+    """Why a card's value was settled with others'."""
+    return (f"settled together with {', '.join(keys[1:])} (their values move together: no two cards may "
+            "share a value)")
 
 
 def comparison_text(data: dict[str, Any]) -> str:
@@ -235,12 +260,18 @@ def comparison_text(data: dict[str, Any]) -> str:
 
 
 def alone_note(verdicts: list[dict[str, Any]], name: Callable[[str], str] = str) -> str:
-    """For a summary: which clauses not observable between the two are observable on their own."""
-    found = observable_alone(verdicts)
-    if not found:
-        return ""
-    own = "its" if len(found) == 1 else "their"
-    return f" ({len(found)} of the others observable on {own} own: {', '.join(map(name, found))})"
+    """For a summary: which clauses were settled on their own (the two always part earlier), and
+    which of the others, not observable between the two, are observable on their own."""
+    own = [v["clause"] for v in verdicts if v.get("on_its_own")]
+    found = [v["clause"] for v in verdicts if not v.get("on_its_own") and _shows_alone(v)]
+    text = ""
+    if own:
+        text += (f"; {len(own)} of them settled on {'its' if len(own) == 1 else 'their'} own, the two "
+                 f"always parting earlier: {', '.join(map(name, own))}")
+    if found:
+        text += (f" ({len(found)} of the others observable on {'its' if len(found) == 1 else 'their'} own: "
+                 f"{', '.join(map(name, found))})")
+    return text
 
 
 def audit_text(data: dict[str, Any]) -> str:

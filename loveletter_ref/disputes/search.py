@@ -58,6 +58,10 @@ class Budget:
     """Games per player count spent reaching one clause."""
     tries: int = 4
     """Continuations tried from each game that reaches a clause."""
+    deep: int = 300
+    """Games per player count spent on a clause z3 is not asked about (a card's value), when
+    neither the broad games nor the rules settle it: its difference shows only in rare games,
+    a tie at the showdown broken by discard totals."""
 
 
 def seed_for(*parts: object) -> int:
@@ -137,9 +141,13 @@ class Run:
 
 
 def choices(ta: Table, tb: Table, la: Look, lb: Look) -> tuple[frozenset[Move], dict[Move, str | None]]:
-    """Actions both tables allow, and those only one allows with the clause the other cites."""
+    """Actions both tables allow, and those only one allows with the clause the other cites (a
+    play of a card whose plays a table's rules cannot list counts among the latter, with the
+    clause it needs, even when both tables leave it open)."""
     single = {m: tb.refusal(m) for m in la.legal - lb.legal}
     single.update({m: ta.refusal(m) for m in lb.legal - la.legal})
+    for look in (la, lb):
+        single.update(look.open)
     return la.legal & lb.legal, single
 
 
@@ -312,6 +320,8 @@ class PairSearch:
         run = lockstep(*self.specs, game, forced)
         if run.diverged is None or not run.seen:
             return None
+        if deal_refusal(run):
+            return self._deck(run, only)
         shape = _shape(run)
         known = self.shapes.get(shape)
         if known is not None and not only and self.attribute(run, [known]):
@@ -327,6 +337,19 @@ class PairSearch:
         if known is not None:
             self.blocked[known] += 1
         return None
+
+    def _deck(self, run: Run, only: str | None) -> str | None:
+        """A deal one spec refuses: the witness of every clause of the deck's make-up that differs
+        for this player count (the same game for each, since the deck differs in all of them at
+        once and a deal is accepted or refused whole)."""
+        keys = [k for k in self.attribute(run, [only] if only else None) if k not in self.found]
+        if not keys:
+            self.blocked["setup.deck"] += 1
+            return None
+        witness = self.shrink(run, keys[0])
+        for key in keys:
+            self.found[key] = witness
+        return keys[0]
 
     def attribute(self, run: Run, keys: Sequence[str] | None = None) -> list[str]:
         """The clauses (among `keys`, default: all still without a witness) that account for
@@ -382,6 +405,15 @@ class PairSearch:
                     steps = reach_prefix(silent, self.specs[1 - side], key, game)
                     if steps is not None:
                         self.continue_from(key, game, steps, i)
+
+    def deepen(self, key: str, games: int, counts: Sequence[int]) -> None:
+        """More broad games aimed at one clause (its card preferred), with these player counts,
+        until one shows it."""
+        for i in range(games):
+            for n in counts:
+                if key in self.found:
+                    return
+                self.play(self.new_game(n, "deep", i, key), only=key)
 
     def continue_from(self, key: str, game: GamePlan, steps: list[Step], index: int) -> None:
         """Continue a game that reaches `key` in lockstep, with several continuations."""

@@ -15,6 +15,7 @@ no game ever does.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -22,9 +23,10 @@ from typing import Any
 
 from loveletter_ref.errors import RuleGapError
 from loveletter_ref.lockstep import DEAL, Step
-from loveletter_ref.spec import Edition
+from loveletter_ref.spec import Edition, known_specs
 from loveletter_ref.spec.model import OPTIONAL_GENERAL_IDS
 
+from . import values
 from .differences import (
     Difference,
     Stance,
@@ -33,10 +35,12 @@ from .differences import (
     line_up,
     open_cases,
     player_counts,
+    shared_steps,
+    shield_blocks,
 )
 from .search import Budget, GamePlan, PairSearch, first_gap, seed_for, setting
-from .sides import PLAYERS, Side
-from .vacuity import Probe, probe
+from .sides import PLAYERS, Side, open_side
+from .vacuity import NOT_ASKED, Goal, Probe, probe
 from .witness import Witness, replay_looks
 
 OBSERVABLE, VACUOUS, UNDECIDED = "observable", "vacuous", "undecided"
@@ -59,9 +63,17 @@ class Ruling:
     kind: str = "difference"
     """`difference` (two specs), `contradiction` (two versions of one reading) or `silence`."""
     alone: Ruling | None = None
-    """For an undecided difference, or a vacuous one whose proof may owe to the proving side's own
-    open points: the ruling between the other side and the same spec with only this clause as
-    the proving side states it (`a_side` as the base when undecided): does it matter on its own?"""
+    """For a difference undecided between the two sides, or a vacuous one whose proof may owe to
+    the proving side's own open points: the ruling between one side and the same spec with only
+    this clause as the other side states it: does it matter on its own?"""
+    on_its_own: bool = False
+    """True when `status` is the verdict on its own (`alone`): between the two sides the games
+    always part earlier (`reason` says why), so the clause was settled alone."""
+    alone_note: str = ""
+    """Where the clause settled on its own was taken from, when not from the other side."""
+    together: tuple[str, ...] = ()
+    """For a card clause settled with others (their values move together, since no two cards may
+    share a value): all of them; a witness is then due to the group, not to the one card."""
 
 
 @dataclass
@@ -94,11 +106,17 @@ CASES = {"several": "several players", "none": "nobody"}
 
 def compare(a: Side, b: Side, budget: Budget, rlimit: int,
             keys: Iterable[str] | None = None, alone: bool = True,
-            say: Callable[[str], None] = lambda text: None) -> Comparison:
+            say: Callable[[str], None] = lambda text: None,
+            together: dict[str, tuple[str, ...]] | None = None, partner: bool = True) -> Comparison:
     """Settle every clause on which `a` and `b` differ (or only `keys`).
 
-    With `alone`, each clause left undecided is also settled on its own: between `a` and `a`
-    with only that clause taken from `b`. `say` hears what is being done, as it starts.
+    With `alone`, each clause left undecided is also settled on its own: between one side and
+    the same spec with only that clause taken from the other (`_settle_alone`); its verdict there
+    becomes the clause's (`Ruling.on_its_own`). `say` hears what is being done, as it starts.
+    `together` names clauses to be attributed as a group (a card whose value moves with others).
+    Without `partner`, z3 is not asked about the other side once one side's proof is found (two
+    specs that differ in one clause only, where whether the verdict depends on the partner is
+    not the question).
     """
     wanted = set(keys) if keys is not None else None
     every, alike = line_up(a.edition, b.edition)
@@ -109,15 +127,18 @@ def compare(a: Side, b: Side, budget: Budget, rlimit: int,
     masked = _masked(counts, setups)
     verdicts, searchable = _without_search(diffs, a, b, counts, open_counts, masked)
     say(f"playing games that tell {a.label} and {b.label} apart on {len(searchable)} clauses")
+    groups = together or {}
     search = _search(a, b, searchable, budget, {d.key: counts if d.kind in SETUP else open_counts
-                                                for d in searchable})
+                                                for d in searchable}, groups)
     for i, d in enumerate(searchable, 1):
         if d.key in search.found:
             verdicts[d.key] = Ruling(d.key, OBSERVABLE, d.a, d.b, a, b, witness=search.found[d.key])
         else:
             say(f"proving with z3 that {d.key} never matters ({i} of {len(searchable)})")
             verdicts[d.key] = _z3_verdict(d, a, b, open_counts or counts, budget, rlimit, search,
-                                          _masked_note(counts, setups, d))
+                                          _masked_note(counts, setups, d), open_counts, partner)
+    for verdict in verdicts.values():
+        verdict.together = groups.get(verdict.key, ())
     if alone:
         for verdict in verdicts.values():
             _settle_left(verdict, a, b, budget, rlimit, say)
@@ -144,17 +165,32 @@ def _without_search(diffs: list[Difference], a: Side, b: Side, counts: list[int]
 
 def _settle_left(verdict: Ruling, a: Side, b: Side, budget: Budget, rlimit: int,
                  say: Callable[[str], None]) -> None:
-    """Settle a clause on its own when it was left undecided, or proved vacuous by a side whose
-    games may stop on its silences first."""
+    """Settle a clause on its own when it was left undecided (then its verdict on its own is its
+    verdict), or proved vacuous by a side whose games may stop on its silences first."""
     if verdict.key == PLAYERS:
         return
     if verdict.status == UNDECIDED:
         say(f"settling {verdict.key} on its own")
-        _settle_alone(verdict, a, b, budget, rlimit)
+        _settle_alone(verdict, _directions(a, b), budget, rlimit)
+        if verdict.alone is not None and verdict.alone.status != UNDECIDED:
+            verdict.status, verdict.on_its_own = verdict.alone.status, True
     elif verdict.status == VACUOUS and _masked_by_gaps(verdict, (a, b)):
         say(f"settling {verdict.key} on its own")
         base, donor = (b, a) if verdict.proof[0]["spec"] == a.label else (a, b)
-        _settle_alone(verdict, base, donor, budget, rlimit)
+        _settle_alone(verdict, [(base, donor)] + [(x, y) for x, y in _directions(a, b)[2:] if y is donor],
+                      budget, rlimit)
+
+
+def _directions(a: Side, b: Side) -> list[tuple[Side, Side]]:
+    """The (base, donor) pairs a clause is settled on its own with, in turn: each side with the
+    clause as the other states it, then the edition each reading describes (where a reading's
+    own silences stop its games before the clause can show, its edition's rules may not)."""
+    out = [(a, b), (b, a)]
+    for side, other in ((a, b), (b, a)):
+        described = side.edition.describes
+        if described and described not in (a.id, b.id) and described in known_specs():
+            out.append((open_side(described), other))
+    return out
 
 
 def _masked_by_gaps(verdict: Ruling, sides: tuple[Side, Side]) -> bool:
@@ -168,27 +204,113 @@ def _masked_by_gaps(verdict: Ruling, sides: tuple[Side, Side]) -> bool:
                for key in open_clauses(prover.edition))
 
 
-def _settle_alone(verdict: Ruling, a: Side, b: Side, budget: Budget, rlimit: int) -> None:
-    """Settle the verdict's clause between `a` and `a` with only that clause as `b` states it
-    (`verdict.alone`); when no such spec passes validation, the reason says why."""
-    hybrid = a.derived(b, verdict.key)
-    if isinstance(hybrid, str):
-        verdict.reason = "; ".join(filter(None, [verdict.reason, f"not settled on its own: {hybrid}"]))
-        return
+def _settle_alone(verdict: Ruling, directions: list[tuple[Side, Side]], budget: Budget, rlimit: int) -> None:
+    """Settle the verdict's clause between a base and the base with only that clause as a donor
+    states it (`verdict.alone`), for each (base, donor) in turn while the clause stays undecided:
+    the first observable or vacuous ruling, else the first undecided. A card whose value clashes
+    with another's is taken with the cards whose values move with it (`value_group`). When no
+    such spec passes validation, the reason says why.
+
+    The clause is taken from the first bundled spec that states it as the donor does (`canonical`;
+    the verdict's `alone_note` says so when that is not the donor), and each settling is kept for
+    the rest of the process: the same question, met again in another comparison, is the same
+    computation, so its answer does not depend on which comparisons a process settled before."""
     lighter = replace(budget, games=budget.games // 2, reach=budget.reach // 2)
-    found = compare(a, hybrid, lighter, rlimit, keys=[verdict.key], alone=False).verdicts
-    verdict.alone = found[0] if found else None
+    found: list[tuple[Ruling, str]] = []
+    failed: list[str] = []
+    for base, donor in directions:
+        keys = base.value_group(donor, verdict.key) if verdict.kind != "silence" else (verdict.key,)
+        keys = keys or (verdict.key,)
+        source = canonical(base, donor, keys)
+        memo = (base.label, _header(base), source.label, _header(source), keys, repr(lighter), rlimit)
+        if memo not in _SETTLED:
+            _SETTLED[memo] = _settled_alone(base, source, keys, verdict.key, lighter, rlimit)
+        ruled = _SETTLED[memo]
+        if isinstance(ruled, str):
+            failed.append(ruled)
+            continue
+        note = "" if source is donor else (f"{source.label} states {' and '.join(keys)} as {donor.label} "
+                                           "does, and is the first bundled spec that does")
+        found.append((ruled, note))
+        if ruled.status != UNDECIDED:
+            break
+    pick = next((r for status in (OBSERVABLE, VACUOUS, UNDECIDED) for r in found if r[0].status == status),
+                None)
+    if pick is not None:
+        verdict.alone, verdict.alone_note = pick
+    if pick is None and failed:
+        verdict.reason = "; ".join(filter(None, [verdict.reason, f"not settled on its own: {failed[0]}"]))
+
+
+_SETTLED: dict[tuple[Any, ...], Ruling | str] = {}
+"""Clauses settled on their own in this process, by everything the settling depends on."""
+
+
+def _settled_alone(base: Side, donor: Side, keys: tuple[str, ...], key: str, budget: Budget,
+                   rlimit: int) -> Ruling | str:
+    """`key` settled between `base` and `base` with `keys` as `donor` states them (or why no such
+    spec is valid)."""
+    hybrid = base.derived(donor, *keys)
+    if isinstance(hybrid, str):
+        return hybrid
+    together = {key: keys} if len(keys) > 1 else None
+    ruled = compare(base, hybrid, budget, rlimit, keys=[key], alone=False, together=together,
+                    partner=False).verdicts
+    if not ruled:
+        return f"{hybrid.label} and {base.label} agree on {key}"
+    return ruled[0]
+
+
+def _header(side: Side) -> str:
+    return json.dumps(side.replay_header(), sort_keys=True)
+
+
+def canonical(base: Side, donor: Side, keys: tuple[str, ...]) -> Side:
+    """The first bundled spec (in `known_specs` order) from which `keys` taken into `base` play
+    as they do taken from `donor`; `donor` itself when none does."""
+    wanted = _played(base, donor, keys)
+    if wanted is None:
+        return donor
+    for name in known_specs():
+        other = open_side(name)
+        if other.path.resolve() == base.path.resolve() and other.choices == base.choices:
+            continue
+        if _played(base, other, keys) == wanted:
+            return other
+    return donor
+
+
+def _played(base: Side, donor: Side, keys: tuple[str, ...]) -> str | None:
+    """How `keys`, taken from `donor` into `base`, are played (None when that spec is not valid)."""
+    hybrid = base.blend(donor, *keys)
+    if hybrid is None:
+        return None
+    counts = range(hybrid.min_players, hybrid.max_players + 1)
+    out: list[list[Any]] = []
+    for key in keys:
+        clause = hybrid.clause_by_key(key)
+        if clause is None:
+            out.append([key, None])
+        elif clause.kind == "card":
+            card = hybrid.card(clause.card or "")
+            out.append([key, card.value, [card.count_for(n) for n in counts]])
+        else:
+            out.append([key, clause.kind, clause.silent, None if clause.silent else clause.rule])
+    return json.dumps(out, sort_keys=True, default=sorted)
 
 
 def _search(a: Side, b: Side, diffs: list[Difference], budget: Budget,
-            counts: dict[str, list[int]]) -> PairSearch:
+            counts: dict[str, list[int]], groups: dict[str, tuple[str, ...]]) -> PairSearch:
     sides = (a, b)
 
     def blend(side: int, key: str) -> Edition | None:
-        return sides[side].blend(sides[1 - side], key)
+        return sides[side].blend(sides[1 - side], *groups.get(key, (key,)))
 
     def silence(side: int, key: str) -> Edition | None:
-        return sides[side].silenced(key)
+        d = next(x for x in diffs if x.key == key)
+        shared = shared_steps(d.a, d.b)
+        narrowed = sides[side].narrowed(key, shared) if shared is not None else None
+        return narrowed or sides[side].silenced(key)
 
     search = PairSearch(a.edition, b.edition, diffs, budget, blend, silence, f"{a.label}|{b.label}", counts)
     if diffs:
@@ -197,36 +319,114 @@ def _search(a: Side, b: Side, diffs: list[Difference], budget: Budget,
 
 
 def _z3_verdict(d: Difference, a: Side, b: Side, counts: list[int], budget: Budget,
-                rlimit: int, search: PairSearch, note: str = "") -> Ruling:
+                rlimit: int, search: PairSearch, note: str = "", open_counts: list[int] | None = None,
+                partner: bool = True) -> Ruling:
     """Ask z3 whether each side ever consults the clause; continue any game it finds. A proof
     under one side while the other's games do consult the clause makes the verdict depend on the
-    partner: the reason says so."""
-    problems: list[str] = []
+    partner: the reason says so. A clause z3 is not asked about gets deeper games, with the
+    player counts whose deals do not already differ (`open_counts`)."""
+    if d.kind == "card":
+        ruled = _values_verdict(d, a, b, counts, note)
+        if ruled is not None:
+            return ruled
+    probes = _probes(d, a, b, counts, rlimit, partner)
+    problems = [p.problem for p in probes if p.problem]
+    proved = next((p for p in probes if p.unreachable), None)
+    if proved is not None:
+        return _proved(d, a, b, counts, proved, probes, note)
+    witness = _continue_z3_games(d, search, probes)
+    deep = open_counts if open_counts is not None else counts
+    if witness is None and d.kind in NOT_ASKED and deep:
+        search.deepen(d.key, budget.deep, deep)
+        witness = search.found.get(d.key)
+    if witness is not None:
+        return Ruling(d.key, OBSERVABLE, d.a, d.b, a, b, witness=witness)
+    why = _undecided_reason(d, a, b, budget, search, problems, deepened=d.kind in NOT_ASKED and bool(deep))
+    return Ruling(d.key, UNDECIDED, d.a, d.b, a, b, reason=why)
+
+
+def _probes(d: Difference, a: Side, b: Side, counts: list[int], rlimit: int, partner: bool) -> list[Probe]:
+    """z3's answers about the clause, side by side (without `partner`, none after a proof)."""
     probes: list[Probe] = []
     cases = differing_cases(d.a, d.b)
     for side in (a, b):
         if side.edition.clause_by_key(d.key) is None and d.kind != "all_eliminated":
             continue
+        if not partner and any(p.unreachable for p in probes):
+            break
         quiet = side.opened(d.key, cases) if cases else side.silenced(d.key)
-        result = probe(side.edition, side.label, d.key, counts, rlimit, quiet or side.edition, cases)
-        probes.append(result)
-        if result.problem:
-            problems.append(result.problem)
-    proved = next((p for p in probes if p.unreachable), None)
-    if proved is not None:
+        probes.append(probe(side.edition, side.label, d.key, counts, rlimit, quiet or side.edition, cases,
+                            _goal(d, side)))
+    return probes
+
+
+def _proved(d: Difference, a: Side, b: Side, counts: list[int], proved: Probe, probes: list[Probe],
+            note: str) -> Ruling:
+    """The vacuous verdict of a clause z3 proved one side never needs where the rules differ."""
+    cases = differing_cases(d.a, d.b)
+    who = f"{_players_text(counts)} players"
+    never = (f"ends a round won by {' or by '.join(CASES[c] for c in cases)} (the only cases in "
+             f"which the two rules differ) and goes on" if cases else _never(d))
+    reached = next((p.spec for p in probes if p.reached and not p.refuted), None)
+    depends = (f"; games of {reached} do, so this verdict depends on the partner: against another "
+               f"spec the clause may show" if reached else "")
+    return Ruling(d.key, VACUOUS, d.a, d.b, a, b, proof=proved.proofs,
+                  reason=f"no game of {proved.spec} with {who} ever {never} (z3){depends}{note}")
+
+
+def _values_verdict(d: Difference, a: Side, b: Side, counts: list[int], note: str) -> Ruling | None:
+    """A card valued differently by two specs that deal the same cards: vacuous when the rules of
+    one side never read the value (with the values that must move with it) but to compare it
+    (`values.proof`), None otherwise."""
+    for side, other in ((a, b), (b, a)):
+        moving = _moving(side, other, d.key)
+        found = None if moving is None else values.proof(side.edition, side.label, moving, counts,
+                                                         other.label)
+        if found is None:
+            continue
+        why, records = found
+        theirs = _moving(other, side, d.key)
+        shifted = set(values.moved(other.edition, theirs, counts) or ()) if theirs is not None else set()
+        adds = values.additions(other.edition, shifted, counts) if theirs is not None else ["its values"]
+        partner = (f"; games of {other.label} add them up ({', '.join(adds)}), so this verdict depends on "
+                   "the partner: against another spec the values may show" if adds else "")
         who = f"{_players_text(counts)} players"
-        never = (f"ends a round won by {' or by '.join(CASES[c] for c in cases)} (the only cases in "
-                 f"which the two rules differ) and goes on" if cases else f"consults {d.key}")
-        reached = next((p.spec for p in probes if p.reached and not p.refuted), None)
-        partner = (f"; games of {reached} do, so this verdict depends on the partner: against another "
-                   f"spec the clause may show" if reached else "")
-        return Ruling(d.key, VACUOUS, d.a, d.b, a, b, proof=proved.proofs,
-                      reason=f"no game of {proved.spec} with {who} ever {never} (z3){partner}{note}")
-    witness = _continue_z3_games(d, search, probes)
-    if witness is not None:
-        return Ruling(d.key, OBSERVABLE, d.a, d.b, a, b, witness=witness)
-    why = _undecided_reason(d, a, b, budget, search, problems)
-    return Ruling(d.key, UNDECIDED, d.a, d.b, a, b, reason=why)
+        return Ruling(d.key, VACUOUS, d.a, d.b, a, b, proof=records,
+                      reason=f"no game of {side.label} with {who} reads these values but to compare them: "
+                             f"{why}{partner}{note}")
+    return None
+
+
+def _moving(side: Side, other: Side, key: str) -> Edition | None:
+    """`side` with card `key` valued as `other` values it, and the cards whose values must move
+    with it (None when no valid valuation does that)."""
+    group = side.value_group(other, key)
+    return side.blend(other, *group) if group else None
+
+
+def _goal(d: Difference, side: Side) -> Goal | None:
+    """What z3 is asked of one side when the two rules agree in part: the case in which they
+    decide differently, rather than whether the clause is consulted at all (see `goals`)."""
+    shared = shared_steps(d.a, d.b)
+    if shared is not None:
+        narrowed = side.narrowed(d.key, shared)
+        if narrowed is not None:
+            return Goal("gap", narrowed, f"tie still undecided after {' then '.join(shared)}")
+    if shield_blocks(d.a, d.b):
+        return Goal("shield", side.edition, f"protected by {d.key} when their own turn comes to play")
+    return None
+
+
+def _never(d: Difference) -> str:
+    """What no game does, for the reason of a vacuous verdict."""
+    shared = shared_steps(d.a, d.b)
+    if shared is not None:
+        return (f"leaves a tie at the showdown undecided after {' then '.join(shared)} (the only case in "
+                "which the two tie rules differ)")
+    if shield_blocks(d.a, d.b):
+        return (f"leaves a player protected by {d.key} when their own turn comes to play (the only time "
+                "a shield that stops its holder from choosing others binds)")
+    return f"consults {d.key}"
 
 
 def _players_text(counts: list[int]) -> str:
@@ -236,8 +436,9 @@ def _players_text(counts: list[int]) -> str:
 
 
 def _undecided_reason(d: Difference, a: Side, b: Side, budget: Budget, search: PairSearch,
-                      problems: list[str]) -> str:
-    tried = f"no game showed a difference due to this clause in {budget.games} games per player count"
+                      problems: list[str], deepened: bool = False) -> str:
+    games = budget.games + (budget.deep if deepened else 0)
+    tried = f"no game showed a difference due to this clause in {games} games per player count"
     if a.silenced(d.key) is not None or b.silenced(d.key) is not None:
         tried += f" and {budget.reach} games per player count that reach it"
     blocked = search.blocked.most_common(3)
@@ -320,7 +521,7 @@ def _masked(counts: list[int], setups: dict[int, list[str]]) -> str:
         return ""
     causes = sorted({k for keys in setups.values() for k in keys})
     return ("masked: for every player count both allow the deal already differs ("
-            + ", ".join(causes) + "), so no game played under both can show this clause on its own")
+            + ", ".join(causes) + "), so no game played under both can single this clause out")
 
 
 # -- table conventions -----------------------------------------------------------------------
@@ -451,7 +652,7 @@ def _gap_game(a: Side, players: int, key: str, index: int) -> GamePlan:
         except RuleGapError:
             tokens = None
     card = clause.card if clause is not None else None
-    return GamePlan(players, 0, tokens, rng, [a.edition], frozenset({card} if card else ()))
+    return GamePlan(players, 0, tokens, rng, [a.edition], frozenset({card} if card else ()), frozenset({key}))
 
 
 def _z3_gap(a: Side, key: str, result: Probe) -> Witness | None:

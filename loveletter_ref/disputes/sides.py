@@ -10,6 +10,7 @@ so the engine raises a rule gap exactly when a game first needs that clause.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -107,6 +108,25 @@ class Side:
         return Side(edition, data, self.positions, self.path, tuple(sorted(choices.items())), (keys, donor),
                     self.origin, base=self)
 
+    def value_group(self, donor: Side, key: str) -> tuple[str, ...]:
+        """The card clauses that must be taken from `donor` together with card `key` so that no
+        two cards share a value (which no valid spec allows): `key` alone when its value clashes
+        with no other card's, () when a clash cannot be resolved by taking cards from `donor`
+        (a card it lacks, or one it values alike)."""
+        mine = {card["id"]: card["value"] for card in self.data["cards"]}
+        theirs = {card["id"]: card["value"] for card in donor.data["cards"]}
+        if key not in mine or key not in theirs:
+            return (key,)
+        group = [key]
+        while True:
+            values = {**mine, **{k: theirs[k] for k in group}}
+            clash = sorted(c for c in values if c not in group and values[c] in {values[k] for k in group})
+            if not clash:
+                return tuple(group)
+            if any(c not in theirs or theirs[c] == mine[c] for c in clash):
+                return ()
+            group += clash
+
     @property
     def versions(self) -> dict[str, int]:
         """Chosen versions by clause key (0-based), as given."""
@@ -116,14 +136,16 @@ class Side:
         """The same spec with another version of one contradicted clause."""
         return open_side(str(self.path), {**self.versions, key: index})
 
-    def blend(self, donor: Side, key: str) -> Edition | None:
-        """This spec with clause `key` as `donor` states it (None when that cannot be built)."""
-        cache = ("blend", id(donor), key)
+    def blend(self, donor: Side, *keys: str) -> Edition | None:
+        """This spec with the clauses `keys` as `donor` states them (None when that cannot be
+        built). Used to attribute a difference, never played as a side of its own."""
+        cache = ("blend", id(donor), keys)
         if cache not in self._built:
-            data = _swap(self.data, donor.data, key)
-            choices = {k: i for k, i in self.choices if k != key}
-            if key in donor.versions:
-                choices[key] = donor.versions[key]
+            data: dict[str, Any] | None = self.data
+            for key in keys:
+                data = None if data is None else _swap(data, donor.data, key)
+            choices = {k: i for k, i in self.choices if k not in keys}
+            choices.update((k, donor.versions[k]) for k in keys if k in donor.versions)
             self._built[cache] = None if data is None else self._compile(data, choices, donor)
         return self._built[cache]
 
@@ -133,6 +155,17 @@ class Side:
         if cache not in self._built:
             data = _silence(self.data, key)
             self._built[cache] = None if data is None else self._compile(data, self.versions, self)
+        return self._built[cache]
+
+    def narrowed(self, key: str, rule: Any) -> Edition | None:
+        """This spec with general clause `key` stating only `rule` (the part of its rule another
+        spec shares; the engine stops with a rule gap naming `key` where `rule` says no more)."""
+        cache = ("narrow", key, json.dumps(rule, sort_keys=True))
+        if cache not in self._built:
+            clause = self.edition.clause_by_key(key)
+            data = None if clause is None else _restate(self.data, key, clause.kind, rule)
+            choices = {k: i for k, i in self.choices if k != key}
+            self._built[cache] = None if data is None else self._compile(data, choices, self)
         return self._built[cache]
 
     def opened(self, key: str, cases: Sequence[str]) -> Edition | None:
@@ -232,6 +265,8 @@ def _swap(base: dict[str, Any], donor: dict[str, Any], key: str) -> dict[str, An
     kind, i, j = theirs
     given = copy.deepcopy(donor[kind][i] if j is None else donor["cards"][i]["rules"][j])
     if theirs[0] == "rules":
+        if mine is not None:
+            _merge_table(given, out["rules"][mine[1]], donor["players"], out["players"])
         if mine is None:
             out["rules"].append(given)
         else:
@@ -244,6 +279,39 @@ def _swap(base: dict[str, Any], donor: dict[str, Any], key: str) -> dict[str, An
             out["cards"][mine[1]].update(value=given["value"], count=given["count"])
         return out
     return _put_card_rule(out, donor, theirs, mine, given)
+
+
+TABLES = ("deck_size", "set_aside", "face_up", "tokens_to_win", "first_turn_draw")
+"""General rules given as a player-count table (or a plain number standing for one)."""
+
+
+def _merge_table(given: dict[str, Any], mine: dict[str, Any], donor_players: dict[str, int],
+                 my_players: dict[str, int]) -> None:
+    """Make a table rule taken from a donor cover the player counts the base allows and the donor
+    does not (they keep the base's own values): within the counts both allow, the merged rule is
+    the donor's, which is all a comparison of the two compares."""
+    kind = next((k for k in TABLES if k in given), None)
+    if kind is None or kind not in mine:
+        return
+    lo, hi = my_players["min"], my_players["max"]
+    outside = [n for n in range(lo, hi + 1) if not donor_players["min"] <= n <= donor_players["max"]]
+    if not outside:
+        return
+    merged = {}
+    for n in range(lo, hi + 1):
+        source = mine[kind] if n in outside else given[kind]
+        value = source if isinstance(source, int) else _table_value(source, n)
+        if value is not None:
+            merged[str(n)] = value
+    given[kind] = merged
+
+
+def _table_value(table: dict[str, int], players: int) -> int | None:
+    for key, value in table.items():
+        low, _, high = key.partition("-")
+        if int(low) <= players <= int(high or low):
+            return value
+    return None
 
 
 def _remove(out: dict[str, Any], where: tuple[str, int, int | None] | None) -> dict[str, Any] | None:
@@ -285,6 +353,17 @@ def _silence(base: dict[str, Any], key: str) -> dict[str, Any] | None:
         out["rules"][where[1]] = silent
     else:
         out["cards"][where[1]]["rules"][where[2]] = silent
+    return out
+
+
+def _restate(base: dict[str, Any], key: str, kind: str, rule: Any) -> dict[str, Any] | None:
+    """`base` with general clause `key` stating `rule` (of this kind), whatever it stated."""
+    where = _where(base, key)
+    if where is None or where[0] != "rules":
+        return None
+    out = copy.deepcopy(base)
+    out["kind"] = "reading"
+    out["rules"][where[1]] = {"id": key, kind: rule}
     return out
 
 

@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from loveletter_ref import Action
+from loveletter_ref import Action, Phase
 from loveletter_ref.lockstep import DEAL, MOVE, Step
 from loveletter_ref.spec import Edition
 from loveletter_ref.spec.facts import facts_for
 
-from .duel import neutral
+from .duel import Table, neutral
 from .search import GamePlan, first_gap, seed_for
 from .witness import Witness
 
@@ -76,14 +76,29 @@ def probes() -> ModuleType | None:
         return None
 
 
+@dataclass(frozen=True)
+class Goal:
+    """A narrower question than whether a clause is consulted: the case in which two rules
+    decide differently (see `goals`)."""
+
+    kind: str
+    """`gap` (the round stops on a rule gap naming the clause, asked of `spec`) or `shield` (a
+    player is still protected by the clause's shield when their own turn comes to play)."""
+    spec: Edition
+    """The spec z3 is asked about (for `gap`: the spec narrowed to where the two rules agree)."""
+    text: str
+    """The question as proofs record it."""
+
+
 def probe(edition: Edition, label: str, key: str, players: list[int], rlimit: int,
-          silenced: Edition | None = None, cases: Sequence[str] = ()) -> Probe:
+          silenced: Edition | None = None, cases: Sequence[str] = (), goal: Goal | None = None) -> Probe:
     """Ask z3 whether any game of `edition` consults clause `key`, for each player count (for a
     next-round rule with `cases`, whether a round is won by several players or by nobody, as
-    `cases` says, and the game goes on).
+    `cases` says, and the game goes on; with a `goal`, whether its case ever arises).
 
     `silenced` is `edition` with `key` silent (or `edition` itself when the clause is silent or
-    leaves the cases out): the engine's cross-check of a proof plays it.
+    leaves the cases out): the engine's cross-check of a proof plays it (for a `gap` goal: the
+    goal's narrowed spec; for a `shield` goal, seeded games of `edition` are watched instead).
     """
     result = Probe(label, key)
     clause = edition.clause_by_key(key)
@@ -98,13 +113,20 @@ def probe(edition: Edition, label: str, key: str, players: list[int], rlimit: in
     name = QUERY_FOR.get(kind)
     condition = api.query(name) if name else api.clause_applies(key)
     text = name or f"clause_applies({key!r})"
+    asked = edition
     if cases:
         condition, text = api.round_won_by(key, cases), f"round won by {' or '.join(cases)}"
+    if goal is not None:
+        goals = importlib.import_module("loveletter_ref.disputes.goals")
+        condition = goals.gap_at(key) if goal.kind == "gap" else goals.shield_at_own_turn(key)
+        text, asked = goal.text, goal.spec
     for n in players:
-        if not _ask(api, condition, text, edition, label, n, rlimit, result):
+        if not _ask(api, condition, text, asked, label, n, rlimit, result):
             return result
-    if result.unreachable and silenced is not None:
-        result.refuted = engine_reaches(silenced, key, players)
+    if result.unreachable and goal is not None and goal.kind == "shield":
+        result.refuted = engine_shielded(edition, key, players)
+    elif result.unreachable and silenced is not None:
+        result.refuted = engine_reaches(goal.spec if goal is not None else silenced, key, players)
         if result.refuted is not None:
             result.problem = (f"z3 calls {key} unreachable in {label}, but the reference engine reaches it "
                               f"with {result.refuted.players} players (a discrepancy between the probes and "
@@ -148,10 +170,53 @@ def engine_reaches(silenced: Edition, key: str, players: list[int],
         tokens = facts_for(silenced, n).near_target if near else None
         for i in range(games):
             rng = random.Random(seed_for(silenced.id, "cross-check", key, n, i))
-            game = GamePlan(n, 0, tokens, rng, [silenced], frozenset({card} if card else ()), frozenset())
+            bias = frozenset({card} if card else ())
+            game = GamePlan(n, 0, tokens, rng, [silenced], bias, frozenset({key}))
             witness = first_gap(silenced, game)
             if witness is not None and witness.looks[-1][0].clause == key:
                 return witness
+    return None
+
+
+def engine_shielded(edition: Edition, key: str, players: list[int],
+                    games: int = CROSS_CHECK_GAMES) -> Witness | None:
+    """A seeded game of `edition` in which a player still protected by `key`'s shield is due to
+    play, if one is found: the game up to the play they then make."""
+    card = next((c.name for c in edition.cards if key.startswith(c.clause.key + ".")), None)
+    for n in players:
+        for i in range(games):
+            rng = random.Random(seed_for(edition.id, "cross-check-shield", key, n, i))
+            game = GamePlan(n, 0, None, rng, [edition], frozenset({card} if card else ()), frozenset())
+            found = _shielded_turn(edition, game, key)
+            if found is not None:
+                return found
+    return None
+
+
+def _shielded_turn(edition: Edition, game: GamePlan, key: str) -> Witness | None:
+    """Play one round of `game` under `edition`; the steps up to the first play by a player whose
+    shield is `key`'s, if any."""
+    table = Table(edition, game.players, game.first_player, game.tokens)
+    steps: list[Step] = [(DEAL, game.deck(0))]
+    look = table.deal(steps[0][1])
+    looks = [look]
+    while look.status == "ok" and table.phase is Phase.PLAY:
+        engine = table.game
+        assert engine is not None
+        shield = engine.protected[engine.current]
+        move = game.pick(look.legal)
+        steps.append((MOVE, move))
+        if shield is not None and shield.key == key:
+            looks.append(table.act(move))
+            return Witness(game.players, game.first_player, game.tokens, steps, len(steps) - 1,
+                           [(x, x) for x in looks])
+        look = table.act(move)
+        looks.append(look)
+        while look.status == "ok" and table.phase in (Phase.KEEP, Phase.RESPOND):
+            move = game.pick(look.legal)
+            steps.append((MOVE, move))
+            look = table.act(move)
+            looks.append(look)
     return None
 
 

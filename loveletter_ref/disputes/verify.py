@@ -16,6 +16,7 @@ from loveletter_ref import Action, Game
 from loveletter_ref.errors import DeckError, IllegalActionError, RuleGapError
 from loveletter_ref.spec import Edition
 
+from . import values
 from .differences import line_up
 from .duel import differ
 from .search import Budget, GamePlan, PairSearch, Run
@@ -49,15 +50,13 @@ def ending(edition: Edition, record: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def problems(verdict: dict[str, Any]) -> list[str]:
-    """What is wrong with a stored verdict (empty when it holds)."""
+    """What is wrong with a stored verdict (empty when it holds). A verdict settled on its own
+    holds when its verdict on its own does, with the same status."""
     key, status = verdict["clause"], verdict["status"]
+    if verdict.get("on_its_own"):
+        return _own_problems(verdict)
     if status == "vacuous":
-        proofs = verdict.get("proof", [])
-        if verdict["kind"] == "contradiction" and not proofs:
-            return []
-        if not proofs or any(p["status"] != "unreachable" for p in proofs):
-            return [f"{key}: a vacuous verdict without a complete z3 proof"]
-        return []
+        return _proof_problems(verdict)
     witness = verdict.get("witness")
     if status != "observable":
         return [] if witness is None else [f"{key}: an {status} verdict with a witness"]
@@ -73,7 +72,30 @@ def problems(verdict: dict[str, Any]) -> list[str]:
         if end != ("gap", key, True):
             return [f"{key}: the replay does not stop on a gap naming it at its last step ({end})"]
         return []
-    return _difference_problems(key, witness, built, headers)
+    return _difference_problems(key, {**witness, "together": verdict.get("together")}, built, headers)
+
+
+def _own_problems(verdict: dict[str, Any]) -> list[str]:
+    """A verdict settled on its own: its verdict on its own holds, with the same status."""
+    key, status = verdict["clause"], verdict["status"]
+    alone = verdict.get("alone")
+    if alone is None or alone["status"] != status:
+        return [f"{key}: settled on its own, but its verdict on its own is not {status}"]
+    if verdict.get("witness") is not None:
+        return [f"{key}: a verdict settled on its own with a witness between the two"]
+    return problems(alone)
+
+
+def _proof_problems(verdict: dict[str, Any]) -> list[str]:
+    """A vacuous verdict: a proof for every player count (one by the rules bears itself out)."""
+    key = verdict["clause"]
+    proofs = verdict.get("proof", [])
+    if verdict["kind"] == "contradiction" and not proofs:
+        return []
+    if not proofs or any(p["status"] != "unreachable" for p in proofs):
+        return [f"{key}: a vacuous verdict without a complete z3 proof"]
+    return [f"{key}: {problem}" for p in proofs if p.get("method") == values.METHOD
+            if (problem := values.check(p)) is not None]
 
 
 def _difference_problems(key: str, witness: dict[str, Any], sides: list[Side],
@@ -93,17 +115,20 @@ def _difference_problems(key: str, witness: dict[str, Any], sides: list[Side],
     if first != w.diverged:
         out.append(f"{key}: the games part at step {first}, not {w.diverged} as recorded")
         return out
-    if not _attributed(key, a, b, w, looks):
-        out.append(f"{key}: the first difference is not due to {key} alone")
+    together = tuple(witness.get("together") or ()) or (key,)
+    if not _attributed(key, a, b, w, looks, together):
+        due = key if len(together) == 1 else " and ".join(together)
+        out.append(f"{key}: the first difference is not due to {due} alone")
     return out
 
 
-def _attributed(key: str, a: Side, b: Side, w: Witness, looks: list[Any]) -> bool:
+def _attributed(key: str, a: Side, b: Side, w: Witness, looks: list[Any], together: tuple[str, ...]) -> bool:
     diffs = [d for d in line_up(a.edition, b.edition)[0] if d.key == key]
     if not diffs:
         return False
     sides = (a, b)
-    search = PairSearch(a.edition, b.edition, diffs, Budget(), lambda s, k: sides[s].blend(sides[1 - s], k),
+    search = PairSearch(a.edition, b.edition, diffs, Budget(),
+                        lambda s, k: sides[s].blend(sides[1 - s], *together),
                         lambda s, k: sides[s].silenced(k), "verify")
     game = GamePlan(w.players, w.first_player, w.tokens, random.Random(0), [a.edition])
     run = Run(game, list(w.steps[:len(looks)]), looks, w.diverged, True)
