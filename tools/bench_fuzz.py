@@ -18,12 +18,21 @@ The best of --repeat runs is kept; the load average and a calibration loop show 
 machine ran Python at the time.
 
 `--instructions` counts CPU instructions per round instead, under valgrind's callgrind, of the
-lockstep alone (two runs, playing none and all of --games tapes) and of `run_fuzz` with
-hypothesis (two runs that fuzz 20 games first, then none or --games), so that start-up cancels
-out: figures that do not depend on the machine's load.
+lockstep alone (two runs, playing none and all of --games tapes), of `run_fuzz` (two runs that
+fuzz 20 games first, then none or --games), and of the reference engine playing the rounds that
+run_fuzz played alone (two runs that read them, then play none or all: each deal, and at each
+decision its legal actions listed and the action chosen applied), so that start-up cancels out:
+figures that do not depend on the machine's load. It prints the ratio of the last two: what a
+fuzzed round costs, in engine rounds.
+
+`--node GAMES` measures instead a fuzzing campaign of the classic edition, every player count
+(what `llcheck check --fuzz GAMES` runs for the Node.js example, which plays classic only), against
+the in-process reference (`--impl reference`) and against the Node.js example over the protocol
+(`--impl 'node conformance/examples/node/engine.js'`), taking turns --repeat times, and prints
+both rates side by side with their ratio.
 
     python tools/bench_fuzz.py [--games N] [--repeat R] [--protocol-games N] [--edition E ...]
-                                [--players N ...] [--jobs J] [--instructions] [--json]
+                                [--players N ...] [--jobs J] [--instructions] [--node GAMES] [--json]
 """
 
 from __future__ import annotations
@@ -38,12 +47,14 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from machine import describe, instructions
 
 from llcheck import campaigns
-from llcheck.engines import ReferenceEngine
+from llcheck.engines import ReferenceEngine, Reply
 from llcheck.engines.loader import REFERENCE, engine_factory, serve_command
 from llcheck.engines.subprocess import SubprocessEngine
 from llcheck.fuzz import run_fuzz
@@ -53,9 +64,13 @@ from llcheck.fuzz.search import TAPE_BYTES
 from llcheck.harness.cases import load_corpus
 from llcheck.harness.results import Result
 from llcheck.perft import EngineTree, ReferenceTree, load_table, perft, seeded_deal, table_path
-from loveletter_ref import load_spec
+from loveletter_ref import Action, Game, load_spec
 
-PLACES = (("classic", 2), ("classic", 4), ("z-man-2019", 2), ("z-man-2019", 4), ("z-man-2019", 6))
+PLACES = (("classic", 2), ("classic", 4), ("z-man-2019", 2), ("z-man-2019", 4), ("z-man-2019", 6),
+          ("premium", 8))
+
+NODE = "node conformance/examples/node/engine.js"
+"""The bundled Node.js example, as `--impl` names it (run from the repository's top)."""
 
 CAMPAIGN = tuple(dict.fromkeys(case.edition for case in load_corpus()))
 """The editions of the campaign measurement, every player count of each: those of the bundled
@@ -89,14 +104,15 @@ def fuzz_rate(edition: str, players: int, games: int, how: str) -> dict[str, flo
     return _rates(result.tally, seconds)
 
 
-def campaign_rate(games: int, jobs: int, editions: tuple[str, ...] = CAMPAIGN) -> dict[str, float]:
-    """A fuzzing campaign of every player count of `editions` against the in-process reference, as
-    `llcheck check --impl reference --fuzz games --jobs jobs` runs it (seed 1)."""
+def campaign_rate(games: int, jobs: int, editions: tuple[str, ...] = CAMPAIGN,
+                  impl: str = REFERENCE) -> dict[str, float]:
+    """A fuzzing campaign of every player count of `editions` against `impl` (the in-process
+    reference by default), as `llcheck check --impl IMPL --fuzz games --jobs jobs` runs it (seed 1)."""
     results: list[Result] = []
     specs = [load_spec(e) for e in editions]
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
-        campaigns.run_fuzz(engine_factory(REFERENCE), specs, games, 1, Path(out), results.append, jobs)
+        campaigns.run_fuzz(engine_factory(impl), specs, games, 1, Path(out), results.append, jobs)
         seconds = time.perf_counter() - start
     rounds = 0
     for result in results:
@@ -156,6 +172,89 @@ def fuzz_instructions(edition: str, players: int, games: int) -> int:
     return _per_round(total - idle, rounds)
 
 
+def engine_instructions(edition: str, players: int, games: int) -> tuple[int, int]:
+    """CPU instructions per round of the reference engine playing alone the rounds `run_fuzz` plays
+    on `games` games (seed 1), counted by callgrind; and those rounds' count. The games are recorded
+    first (outside callgrind) by a run_fuzz whose engine writes down each deal and each action it
+    accepts; both counted runs read them, and play none or all."""
+    with tempfile.TemporaryDirectory() as folder:
+        played = Path(folder) / "rounds.json"
+        rounds = record_rounds(edition, players, games, played)
+        place = ("--engine-rounds", edition, str(players), str(played))
+        _counted(*place, "0")
+        (idle, _), (total, _) = _counted(*place, "0"), _counted(*place, "1")
+    return _per_round(total - idle, rounds), rounds
+
+
+class _Recording(ReferenceEngine):
+    """The in-process reference as run_fuzz's engine, writing down every game it is dealt and
+    every action it accepts (the rounds a fuzzed game plays, without the illegal probes)."""
+
+    def __init__(self, spec: Any):
+        super().__init__({spec.id: spec})
+        self.games: list[dict[str, Any]] = []
+
+    def start(self, edition: str, players: int, deck: Sequence[str], first_player: int = 0,
+              tokens: Sequence[int] | None = None) -> Reply:
+        reply = super().start(edition, players, deck, first_player, tokens)
+        if reply.accepted:
+            self.games.append({"first": first_player, "tokens": list(tokens) if tokens is not None else None,
+                               "rounds": [{"deck": list(deck), "actions": []}]})
+        return reply
+
+    def next_round(self, deck: Sequence[str]) -> Reply:
+        reply = super().next_round(deck)
+        if reply.accepted:
+            self.games[-1]["rounds"].append({"deck": list(deck), "actions": []})
+        return reply
+
+    def apply(self, action: dict[str, Any]) -> Reply:
+        reply = super().apply(action)
+        if reply.accepted:
+            self.games[-1]["rounds"][-1]["actions"].append(action)
+        return reply
+
+
+def record_rounds(edition: str, players: int, games: int, path: Path) -> int:
+    """Write the games run_fuzz plays on `games` games (seed 1) to `path`; the rounds it counted."""
+    spec = load_spec(edition)
+    engine = _Recording(spec)
+    result = run_fuzz(lambda: engine, spec, players, games, 1, None)
+    assert result.ok, result.message
+    path.write_text(json.dumps(engine.games), encoding="utf-8")
+    return result.rounds
+
+
+def play_rounds(edition: str, players: int, path: Path, play: bool) -> None:
+    """Read the recorded games; with `play`, the reference engine plays them alone."""
+    spec = load_spec(edition)
+    games = [(game["first"], game["tokens"], [(r["deck"], [Action.from_json(a) for a in r["actions"]])
+                                              for r in game["rounds"]])
+             for game in json.loads(path.read_text(encoding="utf-8"))]
+    if not play:
+        return
+    for first, tokens, rounds in games:
+        game = Game(spec, players, first_player=first, tokens=tokens)
+        for deck, actions in rounds:
+            game.start_round(deck)
+            for action in actions:
+                game.legal_actions()
+                game.apply_unchecked(action)
+
+
+def node_rates(games: int, repeat: int) -> dict[str, Any]:
+    """The classic campaign of `games` games per player count against the in-process reference and
+    against the Node.js example, taking turns `repeat` times; the best of each."""
+    runs: dict[str, list[dict[str, float]]] = {"reference": [], "node": []}
+    for _ in range(repeat):
+        runs["reference"].append(campaign_rate(games, 1, ("classic",), REFERENCE))
+        runs["node"].append(campaign_rate(games, 1, ("classic",), NODE))
+    best = {name: max(found, key=lambda r: r["rounds_per_second"]) for name, found in runs.items()}
+    return {"games": games, "repeat": repeat, "reference": best["reference"], "node": best["node"],
+            "runs": runs, "ratio": round(best["node"]["rounds_per_second"]
+                                         / best["reference"]["rounds_per_second"], 3)}
+
+
 def _rates(tally: Tally, seconds: float) -> dict[str, float]:
     return {"rounds_per_second": round(tally.rounds / seconds), "actions_per_second":
             round((tally.actions + tally.probes) / seconds), "games_per_second": round(tally.games / seconds),
@@ -197,6 +296,11 @@ def main() -> int:
         edition, players, games, count = sys.argv[2], *map(int, sys.argv[3:6])
         print(play_tapes(edition, players, games, count))
         return 0
+    if sys.argv[1:2] == ["--engine-rounds"]:
+        edition, players, path, play = sys.argv[2], int(sys.argv[3]), Path(sys.argv[4]), sys.argv[5] == "1"
+        play_rounds(edition, players, path, play)
+        print(0)
+        return 0
     if sys.argv[1:2] == ["--fuzz-run"]:
         edition, players, games = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
         spec = load_spec(edition)
@@ -214,10 +318,15 @@ def main() -> int:
     parser.add_argument("--players", type=int, action="append", help="fuzz only these player count(s)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="processes of the parallel campaign (default: the number of cores)")
+    parser.add_argument("--node", type=int, metavar="GAMES",
+                        help="time the classic campaign of GAMES games per player count against the "
+                             "reference in process and the Node.js example over the protocol, side by side")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()
     if args.instructions:
         return count_instructions(args)
+    if args.node:
+        return compare_node(args)
     rows = []
     for edition, players in places(args):
         rows.append({"edition": edition, "players": players,
@@ -274,21 +383,50 @@ def places(args: argparse.Namespace) -> list[tuple[str, int]]:
 
 
 def count_instructions(args: argparse.Namespace) -> int:
-    """The --instructions report: the lockstep's instructions per round at every place."""
+    """The --instructions report: per round at every place, the lockstep's instructions, run_fuzz's,
+    the reference engine's alone on the same rounds, and run_fuzz's in engine rounds."""
     if shutil.which("valgrind") is None:
         raise SystemExit("bench_fuzz: --instructions needs valgrind on the PATH")
-    rows = [{"edition": e, "players": p, "instructions_per_round": lockstep_instructions(e, p, args.games),
-             "fuzz_instructions_per_round": fuzz_instructions(e, p, args.games)}
-            for e, p in places(args)]
+    rows = []
+    for edition, players in places(args):
+        fuzz = fuzz_instructions(edition, players, args.games)
+        engine, rounds = engine_instructions(edition, players, args.games)
+        rows.append({"edition": edition, "players": players,
+                     "instructions_per_round": lockstep_instructions(edition, players, args.games),
+                     "fuzz_instructions_per_round": fuzz, "engine_instructions_per_round": engine,
+                     "rounds": rounds, "fuzz_per_engine_round": round(fuzz / engine, 2)})
     if args.json:
         print(json.dumps({**describe(1), "games": args.games, "lockstep": rows}, indent=2))
         return 0
     print(f"instructions per round counted by callgrind: the lockstep alone on {args.games} random tapes "
-          f"(seed 1), and run_fuzz (hypothesis included) on {args.games} games (seed 1)")
-    print(f"{'edition':11} {'n':>2} {'lockstep':>12} {'run_fuzz':>12}")
+          f"(seed 1); run_fuzz on {args.games} games (seed 1); the reference engine playing run_fuzz's "
+          "rounds alone; run_fuzz in engine rounds")
+    print(f"{'edition':11} {'n':>2} {'lockstep':>12} {'run_fuzz':>12} {'engine':>12} {'rounds':>7} "
+          f"{'fuzz/engine':>11}")
     for row in rows:
         print(f"{row['edition']:11} {row['players']:>2} {row['instructions_per_round']:>12} "
-              f"{row['fuzz_instructions_per_round']:>12}")
+              f"{row['fuzz_instructions_per_round']:>12} {row['engine_instructions_per_round']:>12} "
+              f"{row['rounds']:>7} {row['fuzz_per_engine_round']:>11}")
+    return 0
+
+
+def compare_node(args: argparse.Namespace) -> int:
+    """The --node report: the classic campaign against the reference and the Node.js example."""
+    if shutil.which("node") is None:
+        raise SystemExit("bench_fuzz: --node needs Node.js (node) on the PATH")
+    found = node_rates(args.node, args.repeat)
+    if args.json:
+        print(json.dumps({**describe(args.repeat), **found}, indent=2))
+        return 0
+    info = describe(args.repeat)
+    print(f"Python {info['python']} on {info['machine']}; load average {info['load_average']}; "
+          f"calibration loop {info['calibration_us']} us; best of {args.repeat}, taking turns")
+    print(f"classic, every player count, {args.node} games each (seed 1), one process:")
+    for name, impl in (("reference", REFERENCE), ("node", NODE)):
+        row = found[name]
+        print(f"  --impl {impl!r:45} {row['rounds']} rounds in {row['seconds']} s: "
+              f"{row['rounds_per_second']} rounds/s")
+    print(f"  node / reference: {found['ratio']}")
     return 0
 
 
