@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 
@@ -114,3 +115,31 @@ def test_a_failed_case_of_a_check_report_is_told_from_the_case_it_names(capsys, 
     code, out, _ = run_cli(capsys, "replay", str(report))
     assert code == 0 and out.splitlines()[0] == f"{report}/results/0 ({case}) under classic:"
     assert "Ana plays the Baron on Ben, Ana's King against Ben's Priest, Ben is out" in out
+
+
+def _page_data(page):
+    found = re.search(r'<script type="application/json" id="llcheck-data">(.*?)</script>', page.read_text(),
+                      re.S)
+    assert found is not None
+    return json.loads(found.group(1))
+
+
+def test_html_shows_a_witness_up_to_where_the_sides_part_with_both_answers(capsys, tmp_path):
+    _, printed, _ = run_cli(capsys, *PAIR, "--json")
+    (tmp_path / "out.json").write_text(printed, encoding="utf-8")
+    page = tmp_path / "witness.html"
+    code, out, _ = run_cli(capsys, "replay", str(tmp_path / "out.json"), "--pick", "1", "--html", str(page))
+    assert code == 1 and out.endswith(f"llcheck replay: wrote {page}\n")
+    [film] = _page_data(page)["films"]
+    assert film["parted"]["sides"] == ["tr-2019", "nl-2019"]
+    assert film["parted"]["frame"] == len(film["frames"]) - 1
+    assert film["parted"]["expected"] != film["parted"]["actual"]
+
+
+def test_html_of_a_game_under_one_spec_is_one_film_of_every_step(capsys, tmp_path):
+    page = tmp_path / "case.html"
+    code, _, _ = run_cli(capsys, "replay", "conformance/cases/required/classic/countess.json", "--pick", "1",
+                         "--html", str(page))
+    assert code == 0
+    [film] = _page_data(page)["films"]
+    assert "parted" not in film and film["edition"] == "classic" and len(film["frames"]) > 1

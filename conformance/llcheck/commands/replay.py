@@ -35,7 +35,7 @@ from loveletter_ref.disputes.duel import neutral
 from loveletter_ref.disputes.sides import Side, open_side, side_of, told_apart
 from loveletter_ref.disputes.story import differs, steps_told
 from loveletter_ref.disputes.witness import Witness, replay_looks
-from loveletter_ref.errors import SpecError
+from loveletter_ref.errors import EngineError, SpecError
 from loveletter_ref.lockstep import DEAL, MOVE, Step
 from loveletter_ref.spec import Edition
 from loveletter_ref.spec.yamlsafe import TooLarge, read_bounded
@@ -43,6 +43,9 @@ from loveletter_ref.spec.yamlsafe import TooLarge, read_bounded
 from .. import exitcodes
 from ..arguments import GAMES
 from ..errors import UsageError
+from ..view.disputes import parting_film
+from ..view.film import of_record
+from ..view.page import write_page
 
 REPLAY_LINE = re.compile(r"^\s*replay(?: under (?P<label>.+?))?: (?P<json>\{.*\})\s*$")
 """A replay as `llcheck probe` and `llcheck disputes` print it in their text output."""
@@ -55,6 +58,7 @@ EXAMPLES = """examples:
   llcheck replay docs/disputes.json --pick 3                 # the third, under both its specs
   llcheck probe --edition classic --json > probe.json && llcheck replay probe.json --pick 1
   llcheck replay game.json --spec classic --spec tr-2019     # a game under two readings
+  llcheck replay docs/disputes.json --pick 3 --html witness.html   # and as a page for the browser
 """
 """Shown at the end of --help."""
 
@@ -66,6 +70,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="tell the game under this spec instead of its own (repeat once for two)")
     parser.add_argument("--pick", type=GAMES, metavar="N", help="the N-th game of a file holding several")
     parser.add_argument("--list", action="store_true", help="list the games the file holds")
+    parser.add_argument("--html", metavar="FILE",
+                        help="also write the game as a page for the browser (docs/viewer.md): under each "
+                             "spec, or under the first up to where the two part, both answers side by side")
 
 
 @dataclass
@@ -103,9 +110,37 @@ def run(args: argparse.Namespace) -> int:
     own, sides = _sides(game, args.spec)
     witness = _witness(game, own, sides)
     print(f"{game.where} under {' and '.join(s.label for s in sides)}:")
-    print("\n".join(steps_told(witness, [s.label for s in sides])))
+    told = steps_told(witness, [s.label for s in sides])
+    print("\n".join(told))
     parted = len(sides) == 2 and any(differs(a, b) for a, b in witness.looks)
+    if args.html:
+        films = _films(game, witness, sides, told[-1])
+        try:
+            write_page(args.html, f"llcheck replay {name}", films)
+        except OSError as exc:
+            raise UsageError(f"--html {args.html}: {exc.strerror or exc}") from None
+        print(f"llcheck replay: wrote {args.html}")
     return exitcodes.FAILED if parted else exitcodes.OK
+
+
+def _films(game: Game, witness: Witness, sides: list[Side], told: str) -> list[dict[str, Any]]:
+    """The viewer's films of the game: one per side, or, when two sides part, one under the first
+    that ends at the step where they part, with both answers there."""
+    parting = next((i for i, (a, b) in enumerate(witness.looks) if differs(a, b)), None) \
+        if len(sides) == 2 else None
+    try:
+        if parting is None:
+            return [of_record(witness.replay(side.edition), side.edition, f"{game.where} under {side.label}")
+                    for side in sides]
+        cut = Witness(witness.players, witness.first_player, witness.tokens, witness.steps[:parting + 1], 0)
+        replays = {side.label: cut.replay(side.edition) for side in sides}
+        labels = [side.label for side in sides]
+        return [parting_film(f"{game.where}: where {labels[0]} and {labels[1]} part", replays,
+                             [(side.label, side.edition) for side in sides], [],
+                             f"{labels[0]} and {labels[1]} part here", told)]
+    except (EngineError, KeyError) as exc:  # a game the reference engine cannot set up
+        raise UsageError(f"--html: {game.where}: the reference engine cannot show this game ({exc})") \
+            from None
 
 
 def _read(file: str) -> str:

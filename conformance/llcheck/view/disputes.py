@@ -21,23 +21,29 @@ def _answer(frame: Json) -> Any:
     return frame["state"]
 
 
+def parting_film(title: str, replays: Json, sides: list[tuple[str, Edition]], clauses: list[str],
+                 what: str, detail: str) -> Json:
+    """The film of a game under the first of two sides (`replays` by side label, each in its side's
+    form) that ends where they part, each side's answer there side by side."""
+    (left, left_spec), (right, right_spec) = sides
+    film, other = (of_record(replays[label], spec, title) for label, spec in sides)
+    film["clauses"] = clause_quotes(left_spec, [f"{left_spec.prefix}.{c}" for c in clauses]) + \
+        clause_quotes(right_spec, [f"{right_spec.prefix}.{c}" for c in clauses])
+    last = film["frames"][-1]
+    film["parted"] = {"frame": len(film["frames"]) - 1, "where": last["label"], "what": what,
+                      "detail": detail, "sides": [left, right],
+                      "expected": _answer(last), "actual": _answer(other["frames"][-1])}
+    return film
+
+
 def _witness_film(verdict: Json, witness: Json, sides: list[tuple[str, Edition]]) -> Json | None:
-    """The film of one witness under the first side, parting at its last step (None when a side has
-    no replay of its own in it)."""
+    """The film of one witness of a verdict (None when a side has no replay of its own in it)."""
     replays = witness.get("replays", {})
     if not all(label in replays for label, _ in sides):
         return None
-    (left, left_spec), (right, right_spec) = sides
-    title = f"{verdict['clause']}: where {left} and {right} part"
-    films = [of_record(replays[label], spec, title) for label, spec in sides]
-    film, other = films
-    film["clauses"] = clause_quotes(left_spec, [f"{left_spec.prefix}.{verdict['clause']}"]) + \
-        clause_quotes(right_spec, [f"{right_spec.prefix}.{verdict['clause']}"])
-    last = film["frames"][-1]
-    film["parted"] = {"frame": len(film["frames"]) - 1, "where": last["label"], "what": verdict["clause"],
-                      "detail": witness.get("story", ""), "sides": [left, right],
-                      "expected": _answer(last), "actual": _answer(other["frames"][-1])}
-    return film
+    title = f"{verdict['clause']}: where {sides[0][0]} and {sides[1][0]} part"
+    clause = verdict["clause"]
+    return parting_film(title, replays, sides, [clause], clause, witness.get("story", ""))
 
 
 def dispute_films(data: Json, sides: list[tuple[str, Edition]]) -> tuple[list[Json], Json]:
