@@ -26,7 +26,7 @@ from .errors import SpecError
 from .spec import Edition, find_spec, known_specs, load_document, schema_path
 from .spec.compile import compile_spec
 from .spec.model import table_lookup
-from .spec.schema import schema_problems
+from .spec.schema import fits, schema_problems
 from .spec.semantic import semantic_problems
 
 CATALOGUE = "catalogue"
@@ -72,9 +72,19 @@ def rule_text(rule: Any) -> str:
 
 def raw_clause(data: Mapping[str, Any], key: str) -> dict[str, Any] | None:
     """The raw clause with id `key` among a spec's card rules and general rules."""
-    clauses = [rule for card in data.get("cards", []) for rule in card.get("rules", [])]
-    clauses += data.get("rules", [])
-    return next((c for c in clauses if isinstance(c, dict) and c.get("id") == key), None)
+    return _located_clause(data, key)[0]
+
+
+def _located_clause(data: Mapping[str, Any], key: str) -> tuple[dict[str, Any] | None, str]:
+    """The raw clause with id `key`, and the schema's name for its kind of clause (a card's rule
+    or a general one)."""
+    for definition, clauses in (
+            ("cardClause", [rule for card in data.get("cards", []) for rule in card.get("rules", [])]),
+            ("generalClause", data.get("rules", []))):
+        found = next((c for c in clauses if isinstance(c, dict) and c.get("id") == key), None)
+        if found is not None:
+            return found, definition
+    return None, ""
 
 
 @cache
@@ -151,23 +161,27 @@ def variant(edition: Edition, changes: Iterable[Alternative]) -> Edition | None:
 @cache
 def _variant(path: Path, changes: tuple[Alternative, ...]) -> Edition | None:
     try:
-        return _compiled(path, changes)
+        return _compiled(path, changes, quick=True)
     except SpecError:
         return None
 
 
-def _compiled(path: Path, changes: tuple[Alternative, ...]) -> Edition | None:
-    """The spec at `path` with `changes` made; None when a clause is missing; SpecError when the
-    result is not valid."""
+def _compiled(path: Path, changes: tuple[Alternative, ...], quick: bool = False) -> Edition | None:
+    """The spec at `path` (a valid one) with `changes` made; None when a clause is missing;
+    SpecError when the result is not valid. `quick` checks against the schema only the clauses
+    changed, each against its kind's definition (the rest is as valid as it was), and answers
+    None for one that does not fit: for callers that only ask whether a variant exists."""
     data, positions = _raw(path)
     data = copy.deepcopy(data)
     for change in changes:
-        clause = raw_clause(data, change.key)
+        clause, definition = _located_clause(data, change.key)
         if clause is None or change.kind not in clause:
             return None
         clause[change.kind] = copy.deepcopy(change.rule)
-    problems = schema_problems(data, positions, str(path), schema_path()) or semantic_problems(
-        data, positions, str(path))
+        if quick and not fits(clause, definition, schema_path()):
+            return None
+    problems = [] if quick else schema_problems(data, positions, str(path), schema_path())
+    problems = problems or semantic_problems(data, positions, str(path))
     if problems:
         raise SpecError(problems)
     return compile_spec(data, positions, path)

@@ -25,7 +25,7 @@ class _Collector:
 
 def test_every_edition_clause_is_named_by_a_test():
     collector = _Collector()
-    pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", str(TESTS)],
+    pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", "-n", "0", str(TESTS)],
                 plugins=[collector])
     editions = [load_spec(path) for name, path in known_specs().items() if path.parent.name == "editions"]
     missing = sorted(c for e in editions for c in e.clauses if c not in collector.named)

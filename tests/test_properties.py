@@ -315,7 +315,7 @@ def test_properties_are_documented():
 
 
 def test_the_pytest_entry_checks_an_implementation_and_saves_its_failures(tmp_path):
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0",
                "--pyargs", "llcheck.properties", "--llcheck-impl=python:property_breakers:ShowsEveryHand",
                "-k", "hidden-information-classic-2p or replay-classic-2p"]
     done = subprocess.run(command, cwd=Path(__file__).resolve().parent, capture_output=True, text=True,

@@ -54,6 +54,7 @@ from typing import Any
 from machine import describe, instructions
 
 from llcheck import campaigns
+from llcheck.atomic import write_atomic
 from llcheck.engines import ReferenceEngine, Reply
 from llcheck.engines.loader import REFERENCE, engine_factory, serve_command
 from llcheck.engines.subprocess import SubprocessEngine
@@ -221,7 +222,7 @@ def record_rounds(edition: str, players: int, games: int, path: Path) -> int:
     engine = _Recording(spec)
     result = run_fuzz(lambda: engine, spec, players, games, 1, None)
     assert result.ok, result.message
-    path.write_text(json.dumps(engine.games), encoding="utf-8")
+    write_atomic(path, json.dumps(engine.games))
     return result.rounds
 
 

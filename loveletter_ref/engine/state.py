@@ -207,6 +207,16 @@ class StateCache:
         out["phase"] = phase._value_  # str(phase) would copy the string
         out["turn"] = game.current if phase in DECIDING else None
         out["starter"] = game.starter
+        self._cards(out)
+        self._seats(out)
+        out["round_winners"] = game.round_winners
+        out["game_winners"] = game.game_winners
+        self.last = out
+        return out
+
+    def _cards(self, out: dict[str, Any]) -> None:
+        """Name again in `out` the piles of cards that changed: deck, hands, discards, set-aside, face-up."""
+        game = self.game
         names = game.tables.names
         deck = game.deck
         if deck != self.deck:
@@ -226,6 +236,11 @@ class StateCache:
         if game.face_up != self.face_up:
             self.face_up = game.face_up[:]
             out["face_up"] = [names[card] for card in game.face_up]
+
+    def _seats(self, out: dict[str, Any]) -> None:
+        """Set again in `out` what changed of the seats: who is out or protected, tokens, the
+        pending step, marks."""
+        game = self.game
         if game.alive != self.alive:
             self.alive = game.alive[:]
             out["eliminated"] = [not alive for alive in game.alive]
@@ -238,13 +253,9 @@ class StateCache:
         if game.pending is not None or self.pending is not None:
             self.pending = game.pending
             out["pending"] = game.pending_state()
-        out["round_winners"] = game.round_winners
-        out["game_winners"] = game.game_winners
         if game.tables.marks and (game.predictions, game.forced) != self.marks:
             self.marks = (game.predictions[:], game.forced)
             out["marks"] = game.marks()
-        self.last = out
-        return out
 
     def _hands(self, before: list[list[str]]) -> list[list[str]]:
         """The hands, named again where they changed."""

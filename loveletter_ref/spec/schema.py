@@ -30,6 +30,19 @@ def validator_for(schema_path: Path) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema)
 
 
+@cache
+def _definition_validator(schema_path: Path, definition: str) -> jsonschema.Draft202012Validator:
+    """A validator for one of the schema's `$defs` alone (its references resolved in the schema)."""
+    definitions = json.loads(schema_path.read_text(encoding="utf-8"))["$defs"]
+    return jsonschema.Draft202012Validator({"$defs": definitions, "$ref": f"#/$defs/{definition}"})
+
+
+def fits(value: Any, definition: str, schema_path: Path) -> bool:
+    """True when `value` is valid against the schema's `$defs/<definition>` (a clause, say): what
+    a change to a valid document needs checked when it replaces that one part."""
+    return _definition_validator(schema_path, definition).is_valid(value)
+
+
 def pointer_text(pointer: Pointer) -> str:
     """Human form of a JSON pointer: cards[2].rules[0].choose."""
     text = ""

@@ -26,7 +26,7 @@ from ..harness.select import Selection
 from ..progress import Progress
 from .diff import CHANGED, NOT_RUN, Outcome, Replayer
 from .observe import one_line
-from .record import EngineSlot
+from .record import EngineSlot, recorded_capabilities
 from .store import Baseline, Unit, read
 
 
@@ -200,7 +200,7 @@ def _engine_notes(baseline: Baseline, hello: Hello) -> list[str]:
     now = f"{hello.name} {hello.version}"
     if now != baseline.engine:
         notes.append(f"recorded from {baseline.engine}; the engine is now {now}")
-    capabilities = hello.capabilities
+    capabilities = recorded_capabilities(hello)
     gained = sorted(c for c in capabilities - baseline.capabilities)
     if gained:
         notes.append(f"the engine now also claims {', '.join(gained)}: record the baseline again to pin "

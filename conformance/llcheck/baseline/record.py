@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from loveletter_ref.spec import Edition
 
-from ..engines.base import Engine, EngineFailure
+from ..engines.base import CAPABILITIES, Engine, EngineFailure, Hello
 from ..engines.guard import adapters_own, described
 from ..errors import UsageError
 from ..harness.applicable import case_reason, needs_of, observation_reason
@@ -89,10 +89,17 @@ class Plan:
         return len(self.cases) + self.games * len(self.players)
 
 
+def recorded_capabilities(hello: Hello) -> frozenset[str]:
+    """What a baseline notes of an engine's capabilities: those of version 1, which decide what
+    its records hold (the later ones say how the engine is dealt and talked to, not what it
+    answers)."""
+    return hello.capabilities & frozenset(CAPABILITIES)
+
+
 def record(slot: EngineSlot, plan: Plan, progress: Callable[[int], None] = lambda done: None) -> Baseline:
     """Record every case and game of the plan on the slot's engine."""
     hello = slot.get().hello
-    capabilities = hello.capabilities
+    capabilities = recorded_capabilities(hello)
     units: list[Unit] = []
     for case in plan.cases:
         units.append(_case(slot, case, capabilities))
