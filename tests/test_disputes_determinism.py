@@ -12,7 +12,7 @@ from contextlib import contextmanager
 BUSY = "while True: pass"
 """A process that keeps one core busy."""
 
-PAIR = ["disputes", "bga-classic-premium", "classic", "--games", "5", "--json"]
+PAIR = ["disputes", "nl-2019-classic-variant", "classic", "--games", "5", "--json"]
 """A pair settled with z3 proofs, searched witnesses and clauses settled on their own (where the
 reading's silences cut its games short), small enough for CI."""
 
