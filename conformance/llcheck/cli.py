@@ -61,13 +61,18 @@ class _Parser(argparse.ArgumentParser):
         self.exit(exitcodes.BAD_INPUT, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand registered."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered; with `only`, the options of that
+    subcommand alone, if it is one (the others are named, with their help line, but their modules,
+    some of which load z3 or hypothesis, are not imported)."""
     parser = _Parser(prog="llcheck", description="Love Letter rules checker and conformance suite.",
                      epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"llcheck {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, help_text in COMMANDS.items():
+        if only is not None and name != only:
+            sub.add_parser(name, help=help_text)
+            continue
         module = importlib.import_module(f"llcheck.commands.{name.replace('-', '_')}")
         command = sub.add_parser(name, help=help_text, description=module.__doc__,
                                  epilog=getattr(module, "EXAMPLES", None),
@@ -79,7 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run llcheck; returns the exit code."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_command_named(argv))
     args, extra = parser.parse_known_args(argv)
     if extra:  # named after the subcommand, not after llcheck as argparse would
         parser.prog = f"llcheck {args.command}"
@@ -103,6 +109,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         left = interrupts.not_run()
         print(f"llcheck {args.command}: interrupted{'; not run: ' + left if left else ''}", file=sys.stderr)
         return exitcodes.INTERRUPTED
+
+
+def _command_named(argv: list[str]) -> str:
+    """The subcommand `argv` runs: its first word that is no option (llcheck's own, `--help` and
+    `--version`, come before it); "" when there is none."""
+    return next((word for word in argv if not word.startswith("-")), "")
 
 
 class _Output(io.RawIOBase):

@@ -17,6 +17,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from loveletter_ref.plural import counted
 from loveletter_ref.spec import load_spec
 
 from .. import exitcodes
@@ -213,7 +214,7 @@ def _validate(root: Path | None) -> int:
     except CaseError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
-        print(f"llcheck cases: {len(exc.problems)} problem(s) in the case files", file=sys.stderr)
+        print(f"llcheck cases: {counted(len(exc.problems), 'problem')} in the case files", file=sys.stderr)
         return exitcodes.BAD_INPUT
     for problem in verdict.problems:
         print(problem, file=sys.stderr)

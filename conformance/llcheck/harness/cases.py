@@ -284,6 +284,10 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> Json:
     return out
 
 
+_ID = re.compile(r'"id"\s*:\s*("(?:[^"\\]|\\.)*")')
+"""An `"id"` key and its string value, as JSON writes them."""
+
+
 class _Locator:
     """Where each case of a file begins: the line of its `"id"` (the n-th occurrence for the n-th
     case with that id)."""
@@ -292,14 +296,26 @@ class _Locator:
         self.file = file
         self.text = text
         self.ids = [_case_id(raw, i) for i, raw in enumerate(_raw_cases(data))]
-        seen: dict[str, list[int]] = {}
+        seen = self._id_lines() if self.ids else {}
         self.lines: list[int] = []
         for case_id in self.ids:
-            if case_id not in seen:
-                pattern = r'"id"\s*:\s*' + re.escape(json.dumps(case_id))
-                seen[case_id] = [self._line(m.start()) for m in re.finditer(pattern, text)]
-            found = seen[case_id]
+            found = seen.get(case_id)
             self.lines.append(found.pop(0) if found else 1)
+
+    def _id_lines(self) -> dict[str, list[int]]:
+        """The lines of every `"id": "..."` in the text, by the id's value, in one pass (a file of
+        thousands of cases is not scanned once per case)."""
+        lines: dict[str, list[int]] = {}
+        line, counted = 1, 0
+        for match in _ID.finditer(self.text):
+            line += self.text.count("\n", counted, match.start())
+            counted = match.start()
+            try:
+                value = json.loads(match.group(1))
+            except ValueError:
+                continue
+            lines.setdefault(value, []).append(line)
+        return lines
 
     def _line(self, at: int) -> int:
         return self.text.count("\n", 0, at) + 1
