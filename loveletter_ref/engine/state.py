@@ -176,17 +176,7 @@ class StateCache:
     game: State
     whole: bool
     last: dict[str, Any] | None
-    round: int
-    deck: list[int]
-    set_aside: list[int]
-    face_up: list[int]
-    hands: list[list[int]]
-    discards: list[list[int]]
-    alive: list[bool]
-    protected: list[Clause | None]
-    tokens: list[int]
-    pending: Step | None
-    marks: tuple[list[tuple[int, int, Clause]], tuple[int, Clause] | None]
+    # the others are copies of the game's own fields, made by `_whole` and typed as the game types them
 
     def __init__(self, game: State):
         self.game = game
@@ -196,6 +186,20 @@ class StateCache:
         """True when every call takes the whole `state()`."""
         self.last: dict[str, Any] | None = None
         """The dictionary returned last."""
+
+    def _whole(self) -> dict[str, Any]:
+        """The whole state, and the sources of every key kept."""
+        game = self.game
+        out = self.last = game.state()
+        self.round = game.round
+        self.deck = game.deck[:]
+        self.hands = [hand[:] for hand in game.hands]
+        self.discards = [pile[:] for pile in game.discards]
+        self.set_aside, self.face_up = game.set_aside[:], game.face_up[:]
+        self.alive, self.protected, self.tokens = game.alive[:], game.protected[:], game.tokens[:]
+        self.pending = game.pending
+        self.marks = (game.predictions[:], game.forced)
+        return out
 
     def state(self) -> dict[str, Any]:
         """The canonical state now (see the class doc)."""
@@ -280,18 +284,4 @@ class StateCache:
             else:
                 out[seat] = [names[card] for card in pile]
             seen[seat] = pile[:]
-        return out
-
-    def _whole(self) -> dict[str, Any]:
-        """The whole state, and the sources of every key kept."""
-        game = self.game
-        out = self.last = game.state()
-        self.round = game.round
-        self.deck = game.deck[:]
-        self.hands = [hand[:] for hand in game.hands]
-        self.discards = [pile[:] for pile in game.discards]
-        self.set_aside, self.face_up = game.set_aside[:], game.face_up[:]
-        self.alive, self.protected, self.tokens = game.alive[:], game.protected[:], game.tokens[:]
-        self.pending = game.pending
-        self.marks = (game.predictions[:], game.forced)
         return out
