@@ -33,8 +33,11 @@ from .base import CAPABILITIES_VERSION, Engine, EngineFailure, Hello, Json, Repl
 from .pipes import MAX_LINE, LineReader, LineTooLong, PipeTimeout, StderrTail, printable, write_all
 from .process import EngineProcess, Launch
 
-SEND_AHEAD = 4096
-"""Bytes of requests `submit` keeps back before it writes them."""
+SEND_AHEAD = 1024
+"""Bytes of requests `submit` keeps back before it writes them: few enough that the engine starts
+on a game while the harness still plays the reference's side of it (a two-player classic game's
+requests are one to two KiB), enough that a write wakes it for several requests. Measured with
+`tools/bench_fuzz.py --node` (docs/performance.md): 4 KiB gave 592 rounds/s, 1 KiB 808."""
 
 START_TIMEOUT = 30.0
 """Seconds an engine may take to start and answer hello, when its per-request timeout is shorter."""
