@@ -182,7 +182,6 @@ def engine_instructions(edition: str, players: int, games: int) -> tuple[int, in
         played = Path(folder) / "rounds.json"
         rounds = record_rounds(edition, players, games, played)
         place = ("--engine-rounds", edition, str(players), str(played))
-        _counted(*place, "0")
         (idle, _), (total, _) = _counted(*place, "0"), _counted(*place, "1")
     return _per_round(total - idle, rounds), rounds
 

@@ -193,7 +193,7 @@ def _first_draw(edition: Edition, stance: Stance, counts: list[int]) -> list[int
 
 def _by_card(edition: Edition, stance: Stance, counts: list[int]) -> Stance:
     """A guess by value as the equivalent guess by card, when every value names one card of the
-    deck for each of these player counts (Premium's value 6 is the King alone with 2-4 players)."""
+    deck for each of these player counts (in Premium a value may name one card at some counts only)."""
     rule = stance.rule
     if stance.kind != "guess" or not isinstance(rule, dict) or rule.get("by") != "value":
         return stance

@@ -19,6 +19,7 @@ from typing import Any
 
 from loveletter_ref.spec import Edition, data_problems, known_specs, load_document, load_spec
 from loveletter_ref.spec.compile import compile_spec
+from loveletter_ref.spec.model import table_lookup
 from loveletter_ref.spec.yamlsafe import Positions
 
 PLAYERS = "players"
@@ -300,18 +301,10 @@ def _merge_table(given: dict[str, Any], mine: dict[str, Any], donor_players: dic
     merged = {}
     for n in range(lo, hi + 1):
         source = mine[kind] if n in outside else given[kind]
-        value = source if isinstance(source, int) else _table_value(source, n)
+        value = source if isinstance(source, int) else table_lookup(source, n)
         if value is not None:
             merged[str(n)] = value
     given[kind] = merged
-
-
-def _table_value(table: dict[str, int], players: int) -> int | None:
-    for key, value in table.items():
-        low, _, high = key.partition("-")
-        if int(low) <= players <= int(high or low):
-            return value
-    return None
 
 
 def _remove(out: dict[str, Any], where: tuple[str, int, int | None] | None) -> dict[str, Any] | None:

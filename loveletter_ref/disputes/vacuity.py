@@ -127,11 +127,11 @@ def probe(edition: Edition, label: str, key: str, players: list[int], rlimit: in
         result.refuted = engine_shielded(edition, key, players)
     elif result.unreachable and silenced is not None:
         result.refuted = engine_reaches(goal.spec if goal is not None else silenced, key, players)
-        if result.refuted is not None:
-            result.problem = (f"z3 calls {key} unreachable in {label}, but the reference engine reaches it "
-                              f"with {result.refuted.players} players (a discrepancy between the probes and "
-                              "the engine)")
-            result.reached.append((result.refuted.players, result.refuted.steps, result.refuted.tokens))
+    if result.refuted is not None:  # either cross-check found the game z3 said no game reaches
+        result.problem = (f"z3 calls {key} unreachable in {label}, but the reference engine reaches it "
+                          f"with {result.refuted.players} players (a discrepancy between the probes and "
+                          "the engine)")
+        result.reached.append((result.refuted.players, result.refuted.steps, result.refuted.tokens))
     return result
 
 

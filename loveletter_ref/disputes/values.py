@@ -2,7 +2,7 @@
 
 z3 is not asked about a card's value (it is not a rule the engine consults, but a number every
 comparison reads). Two specs that deal the same cards and value them differently play alike
-wherever the values are only compared: the showdown, the Baron, a tie broken by the highest
+wherever the values are only compared: the showdown, a card comparing hands, a tie broken by the highest
 card played, a guess by value (a value names one card of the deck either way, and the
 decisions are compared card by card). Values are added, and so read for what they are, in
 only three places: a tie at the showdown broken by the total of each tied player's discards, a

@@ -24,17 +24,23 @@ MAX_MESSAGE = 300
 
 
 @cache
+def _schema(schema_path: Path) -> dict[str, Any]:
+    """The schema file at `schema_path`, read once."""
+    loaded: dict[str, Any] = json.loads(schema_path.read_text(encoding="utf-8"))
+    return loaded
+
+
+@cache
 def validator_for(schema_path: Path) -> jsonschema.Draft202012Validator:
     """A compiled 2020-12 validator for the schema file at `schema_path`."""
-    schema = json.loads(schema_path.read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema)
+    return jsonschema.Draft202012Validator(_schema(schema_path))
 
 
 @cache
 def _definition_validator(schema_path: Path, definition: str) -> jsonschema.Draft202012Validator:
     """A validator for one of the schema's `$defs` alone (its references resolved in the schema)."""
-    definitions = json.loads(schema_path.read_text(encoding="utf-8"))["$defs"]
-    return jsonschema.Draft202012Validator({"$defs": definitions, "$ref": f"#/$defs/{definition}"})
+    return jsonschema.Draft202012Validator({"$defs": _schema(schema_path)["$defs"],
+                                            "$ref": f"#/$defs/{definition}"})
 
 
 def fits(value: Any, definition: str, schema_path: Path) -> bool:

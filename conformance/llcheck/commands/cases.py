@@ -220,10 +220,7 @@ def _validate(root: Path | None) -> int:
         print(problem, file=sys.stderr)
     if verdict.problems:
         return exitcodes.BAD_INPUT
-    mine = root is not None  # a folder of your own covers what it covers
-    uncovered = [] if mine else verdict.uncovered
-    pairs = [] if mine else verdict.uncovered_pairs
-    gaps = [] if mine else verdict.count_gaps
+    uncovered, pairs, gaps = verdict.uncovered, verdict.uncovered_pairs, verdict.count_gaps
     for clause in uncovered:
         print(f"{clause}: no required case names this clause", file=sys.stderr)
     for pair in pairs:
@@ -237,8 +234,10 @@ def _validate(root: Path | None) -> int:
     files = len({case.path for case in verdict.cases})
     folders = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
     failures = len(verdict.failures)
-    summary = "coverage not required of a folder of your own (--coverage --root shows it)" if mine else \
-        f"{len(uncovered)} clauses, {len(pairs)} clause pairs and {len(gaps)} player counts uncovered"
+    summary = "coverage not required of a folder of your own (--coverage --root shows it)"
+    if root is None:
+        summary = (f"{len(uncovered)} clauses, {len(pairs)} clause pairs and {len(gaps)} player counts "
+                   "uncovered")
     print(f"{files} files, {len(verdict.cases)} cases ({folders}); {summary}; "
           f"{failures} failing against the reference")
     return exitcodes.FAILED if uncovered or pairs or gaps or verdict.failures else exitcodes.OK

@@ -112,22 +112,22 @@ def run(args: argparse.Namespace) -> int:
     print(f"{game.where} under {' and '.join(s.label for s in sides)}:")
     told = steps_told(witness, [s.label for s in sides])
     print("\n".join(told))
-    parted = len(sides) == 2 and any(differs(a, b) for a, b in witness.looks)
+    parting = next((i for i, (a, b) in enumerate(witness.looks) if differs(a, b)), None) \
+        if len(sides) == 2 else None
     if args.html:
-        films = _films(game, witness, sides, told[-1])
+        films = _films(game, witness, sides, parting, told[-1])
         try:
             write_page(args.html, f"llcheck replay {name}", films)
         except OSError as exc:
             raise UsageError(f"--html {args.html}: {exc.strerror or exc}") from None
         print(f"llcheck replay: wrote {args.html}")
-    return exitcodes.FAILED if parted else exitcodes.OK
+    return exitcodes.OK if parting is None else exitcodes.FAILED
 
 
-def _films(game: Game, witness: Witness, sides: list[Side], told: str) -> list[dict[str, Any]]:
-    """The viewer's films of the game: one per side, or, when two sides part, one under the first
-    that ends at the step where they part, with both answers there."""
-    parting = next((i for i, (a, b) in enumerate(witness.looks) if differs(a, b)), None) \
-        if len(sides) == 2 else None
+def _films(game: Game, witness: Witness, sides: list[Side], parting: int | None,
+           told: str) -> list[dict[str, Any]]:
+    """The viewer's films of the game: one per side, or, when two sides part (at step `parting`),
+    one under the first that ends there, with both answers."""
     try:
         if parting is None:
             return [of_record(witness.replay(side.edition), side.edition, f"{game.where} under {side.label}")

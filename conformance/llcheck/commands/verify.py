@@ -137,8 +137,7 @@ def verify_games(games: list[GameLog], specs: dict[str, Edition]
         result, unchecked, case = verify_game(game, spec)
         cases[result.id] = case
         if result.status == FAILED and result.divergence is not None:
-            others = [other for other in games if other.edition == game.edition]
-            blamed(result, diagnose_logged(spec, game, result, others), spec)
+            blamed(result, diagnose_logged(spec, game, result, games), spec)
         results.append(result)
         notes.update(set(unchecked))
     return results, notes, cases

@@ -21,13 +21,13 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from ..protocol.messages import OPS, PROTOCOL_VERSION, ProtocolError, decode, encode, field
-from .base import Engine, EngineFailure, Hello, Json, Reply
+from .base import CAPABILITIES_3, Engine, EngineFailure, Hello, Json, Reply
 
 MAX_LINE = 1_000_000
 """The longest request line read, in bytes (a request is a few hundred)."""
 
 
-SERVED = ("combined", "pipelining")
+SERVED = CAPABILITIES_3
 """The capabilities the server adds to any engine's (docs/protocol.md#capabilities-version-3)."""
 
 

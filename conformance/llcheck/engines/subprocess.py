@@ -228,10 +228,6 @@ class SubprocessEngine(Engine):
         except ProtocolError as exc:
             raise self._lost(f"the answer to {op} (request {number}): {exc}") from None
 
-    def unanswered(self) -> int:
-        """How many requests sent ahead are not answered yet."""
-        return len(self.sent)
-
     def drain(self) -> None:
         """Read (and drop) the answers to every request sent ahead: what a harness does before it
         talks to the engine again after a game it stopped comparing (EngineGone as for any read;

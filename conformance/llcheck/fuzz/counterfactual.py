@@ -83,7 +83,7 @@ class Diagnosis:
                 f"{self.confirmed + 1} of {self.games} more: no variant tried explains every game")
 
 
-class _Engines:
+class Engines:
     """One engine under test for every replay, opened again after it fails."""
 
     def __init__(self, make_engine: Callable[[], Engine]):
@@ -96,6 +96,7 @@ class _Engines:
         return self.engine
 
     def lost(self) -> None:
+        """Close the engine (after a failure, or when done); the next `get` opens another."""
         if self.engine is not None:
             with contextlib.suppress(EngineFailure):
                 self.engine.close()
@@ -106,14 +107,14 @@ def diagnose(make_engine: Callable[[], Engine], edition: Edition, found: Found, 
              adopted: Sequence[Alternative] = (), ignore: Collection[str] = (), seed: int = 0,
              games: int = CONFIRM_GAMES) -> Diagnosis:
     """The variant of `edition` (on top of the changes already `adopted`) that explains `found`."""
-    engines = _Engines(make_engine)
+    engines = Engines(make_engine)
     try:
         return _diagnose(engines, edition, found, tuple(adopted), ignore, seed, games)
     finally:
         engines.lost()
 
 
-def _diagnose(engines: _Engines, edition: Edition, found: Found, adopted: tuple[Alternative, ...],
+def _diagnose(engines: Engines, edition: Edition, found: Found, adopted: tuple[Alternative, ...],
               ignore: Collection[str], seed: int, games: int) -> Diagnosis:
     failed = found.kind in (ENGINE, REFUSED_DEAL)
     return search(edition, found.clauses,
@@ -190,7 +191,7 @@ def _pairs(options: list[tuple[str, list[Alternative]]],
                     yield (a, b)
 
 
-def replays(engines: _Engines, spec: Edition, record: Record, ignore: Collection[str],
+def replays(engines: Engines, spec: Edition, record: Record, ignore: Collection[str],
             failed: bool = False) -> bool:
     """True when the engine plays the record's game exactly as a reference of `spec` does. When
     the engine `failed` at the record's last input (or refused it), a reference that finds no rule
@@ -233,7 +234,7 @@ def replays(engines: _Engines, spec: Edition, record: Record, ignore: Collection
     return True
 
 
-def confirm(engines: _Engines, spec: Edition, players: int, ignore: Collection[str], seed: int,
+def confirm(engines: Engines, spec: Edition, players: int, ignore: Collection[str], seed: int,
             games: int) -> int:
     """How many of `games` seeded games the engine plays as a reference of `spec`, up to the first
     that differs."""

@@ -311,9 +311,8 @@ class PairCoverage:
                 "player_count_gaps": [gap_text(*gap) for gap in self.count_gaps]}
 
 
-def pair_coverage(cases: Iterable[Case], status: str = "required",
-                  known: Mapping[str, Edition] | None = None) -> PairCoverage:
-    """The pair and player-count coverage of the `status` cases over every bundled edition (or
+def pair_coverage(cases: Iterable[Case], known: Mapping[str, Edition] | None = None) -> PairCoverage:
+    """The pair and player-count coverage of the required cases over every bundled edition (or
     the editions `known`)."""
     known = editions() if known is None else known
     pairs: dict[Pair, list[str]] = {
@@ -324,7 +323,7 @@ def pair_coverage(cases: Iterable[Case], status: str = "required",
     wanted = {pair.clause for pair in pairs}
     for case in cases:
         edition = known.get(case.edition)
-        if case.status != status or edition is None:
+        if case.status != "required" or edition is None:
             continue
         group = group_of(case.players)
         for clause in case.clauses:

@@ -61,8 +61,9 @@ def validate(root: Path | None = None) -> SelfCheck:
     loaded and every case that does not fit its edition)."""
     cases = load_corpus(root, checked=True)
     found = SelfCheck(cases)
-    found.uncovered = [clause for clause, ids in coverage(cases).items() if not ids]
-    pairs = pair_coverage(cases)
-    found.uncovered_pairs, found.count_gaps = pairs.uncovered, pairs.count_gaps
+    if root is None:  # coverage is required of the bundled corpus; a folder of your own covers what it covers
+        found.uncovered = [clause for clause, ids in coverage(cases).items() if not ids]
+        pairs = pair_coverage(cases)
+        found.uncovered_pairs, found.count_gaps = pairs.uncovered, pairs.count_gaps
     found.failures = [r for r in against_reference(cases, root) if r.status != PASSED]
     return found

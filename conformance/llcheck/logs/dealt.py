@@ -10,10 +10,9 @@ it can be dealt them.
 
 from __future__ import annotations
 
-import contextlib
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from loveletter_ref import Action, DeckError, Game
@@ -24,10 +23,10 @@ from ..baseline.observe import sorted_actions
 from ..baseline.units import choose
 from ..engines.base import Engine, EngineFailure, Json, Reply
 from ..engines.onestep import combined
-from ..fuzz.counterfactual import Diagnosis
+from ..fuzz.counterfactual import Diagnosis, Engines
 from ..harness.results import ERRORED, PASSED, Result
 from ..harness.runner import run_case
-from .diagnosis import CONFIRM_GAMES, blamed, conforms, diagnose
+from .diagnosis import CONFIRM_GAMES, agreeing, blamed, diagnose
 from .expected import deck_from_state, expected
 from .reading import Entry, GameLog, Round, log_lines
 from .replayed import Replayed
@@ -52,7 +51,8 @@ def run_dealt(make_engine: Callable[[], Engine], spec: Edition, players: int, ga
     began = time.perf_counter()
     result_id = dealt_id(spec.id, players)
     description = f"logged games, {games} games, seed {seed}"
-    engine = make_engine()
+    engines = Engines(make_engine)
+    engine = engines.get()
     try:
         for index in range(games):
             number = game_seed(seed, index)
@@ -64,7 +64,7 @@ def run_dealt(make_engine: Callable[[], Engine], spec: Edition, players: int, ga
             if result.status != PASSED:
                 if result.divergence is not None:
                     more = [game_seed(seed, games + k) for k in range(CONFIRM_GAMES)]
-                    blamed(result, _diagnosis(make_engine, spec, log, result, more), spec)
+                    blamed(result, _diagnosis(engines, spec, log, result, more), spec)
                 result.id, result.kind, result.group = result_id, KIND, KIND
                 result.description = f"{description}: game {index + 1}, its seed {number}"
                 result.replay_case = {"log": log_lines(log)}
@@ -76,33 +76,26 @@ def run_dealt(make_engine: Callable[[], Engine], spec: Edition, players: int, ga
                       description=description, message=f"game {index + 1}: {exc}",
                       seconds=time.perf_counter() - began)
     finally:
-        engine.close()
+        engines.lost()
     return Result(result_id, PASSED, kind=KIND, group=KIND, edition=spec.id, players=players,
                   description=description, seconds=time.perf_counter() - began,
                   message=f"{games} games{'' if engine.hello.can('deck') else ' dealt by the engine'}, "
                           "each set up and played as the rules say")
 
 
-def _diagnosis(make_engine: Callable[[], Engine], spec: Edition, log: GameLog, result: Result,
-               seeds: list[int]) -> Diagnosis:
-    """What explains a diverged game: each variant that does confirmed on a fresh engine's games
-    from `seeds`, the variant dealing (when the engine is dealt) and choosing the actions."""
-    engine = make_engine()
+def _diagnosis(engines: Engines, spec: Edition, log: GameLog, result: Result, seeds: list[int]) -> Diagnosis:
+    """What explains a diverged game: each variant that does confirmed on the engine's games from
+    `seeds`, the variant dealing (when the engine is dealt) and choosing the actions."""
 
-    def confirms(variant: Edition) -> int:
-        for played, number in enumerate(seeds):
+    def logs(variant: Edition) -> Iterator[GameLog]:
+        for number in seeds:
             try:
-                if not conforms(variant, play_dealt(engine, variant, log.players, number)):
-                    return played
+                yield play_dealt(engines.get(), variant, log.players, number)
             except EngineFailure:
-                return played
-        return len(seeds)
+                engines.lost()  # this variant's games end here; the next one's start afresh
+                return
 
-    try:
-        return diagnose(spec, log, result, confirms, len(seeds))
-    finally:
-        with contextlib.suppress(EngineFailure):
-            engine.close()
+    return diagnose(spec, log, result, lambda variant: agreeing(variant, logs(variant)), len(seeds))
 
 
 def play_dealt(engine: Engine, spec: Edition, players: int, seed: int) -> GameLog:

@@ -13,9 +13,8 @@ the tie, the round's end, ...); the variant that reproduces the engine names the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
-from loveletter_ref.errors import DeckError, RuleGapError
 from loveletter_ref.spec import Edition
 
 from ..fuzz.counterfactual import Diagnosis, search
@@ -36,10 +35,18 @@ def conforms(spec: Edition, game: GameLog) -> bool:
         found = expected(spec, game)
         return bool(found.case.rounds) and \
             run_case(Replayed(found, tokens=game.keeps_tokens), found.case).status == PASSED
-    except (RuleGapError, DeckError):  # the variant has no rule here, or refuses the deal
-        return False
-    except Exception:  # noqa: BLE001 - a valid spec whose parts do not fit (a trade of two
-        return False   # players chosen one at a time): the reference cannot play it, it explains nothing
+    except Exception:  # noqa: BLE001 - the variant has no rule here, refuses the deal, or its parts do
+        return False   # not fit (a trade of two players chosen one at a time): it explains nothing
+
+
+def agreeing(variant: Edition, games: Iterable[GameLog]) -> int:
+    """How many of `games`, in order, `variant` plays as logged, up to the first it does not."""
+    played = 0
+    for game in games:
+        if not conforms(variant, game):
+            break
+        played += 1
+    return played
 
 
 def diagnose(spec: Edition, game: GameLog, result: Result, confirms: Callable[[Edition], int],
@@ -51,18 +58,11 @@ def diagnose(spec: Edition, game: GameLog, result: Result, confirms: Callable[[E
 
 
 def diagnose_logged(spec: Edition, game: GameLog, result: Result, others: Sequence[GameLog]) -> Diagnosis:
-    """The diagnosis of a logged game, each explaining variant confirmed on `others` (the log's
-    other games of its edition and player count, up to CONFIRM_GAMES of them)."""
-    further = [other for other in others
-               if other is not game and other.players == game.players][:CONFIRM_GAMES]
-
-    def confirms(variant: Edition) -> int:
-        for played, other in enumerate(further):
-            if not conforms(variant, other):
-                return played
-        return len(further)
-
-    return diagnose(spec, game, result, confirms, len(further))
+    """The diagnosis of a logged game, each explaining variant confirmed on the games of `others`
+    of its edition and player count (up to CONFIRM_GAMES of them)."""
+    further = [other for other in others if other is not game and other.edition == game.edition
+               and other.players == game.players][:CONFIRM_GAMES]
+    return diagnose(spec, game, result, lambda variant: agreeing(variant, further), len(further))
 
 
 def blamed(result: Result, diagnosis: Diagnosis, spec: Edition) -> None:
