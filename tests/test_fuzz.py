@@ -16,7 +16,7 @@ from llcheck.engines.loader import serve_command
 from llcheck.engines.subprocess import SubprocessEngine
 from llcheck.errors import UsageError
 from llcheck.fuzz import run_fuzz
-from llcheck.fuzz.lockstep import Differential, Found
+from llcheck.fuzz.lockstep import Differential, Found, legal_differs
 from llcheck.fuzz.play import Tape, near_miss
 from llcheck.harness.cases import load_file
 from llcheck.mutants import get, variants
@@ -279,3 +279,29 @@ def test_a_refusal_naming_a_clause_is_blamed_on_the_edition_clause_of_that_key_f
         step.start([spec.names[c] for c in spec.deck(3)], 0, [0, 2, 0])
     assert info.value.clauses[0] == "z19.tokens.target"
     assert "z19.setup.deck" in info.value.clauses
+
+
+_GUARDS = [{"type": "play", "card": "Guard", "target": 1, "guess": name} for name in ("Priest", "Baron", "King")]
+
+
+@pytest.mark.parametrize("got, differs", [
+    (_GUARDS, False),
+    (_GUARDS[::-1], False),                                  # another order: the same set
+    ([{**a, "x-note": "kept"} for a in _GUARDS], False),     # a key the formats do not define
+    (_GUARDS[:2], True),                                     # one missing
+    ([*_GUARDS[:2], _GUARDS[0]], True),                      # one listed twice, one missing
+    ([*_GUARDS[::-1], {**_GUARDS[0], "guess": "Prince"}], True),  # one more, illegal
+    ([{**_GUARDS[2], "target": True}, *_GUARDS[:2]], True),  # `true` is not the seat 1, in any order
+    ([{**_GUARDS[2], "target": 1.0}, *_GUARDS[:2]], True),   # a seat is a whole number: 1.0 is not one
+    ([*_GUARDS[:2], "Guard"], True),                         # an item that is no action
+    ({"actions": _GUARDS}, True),
+])
+def test_legal_lists_compare_as_sets_of_json_actions(got, differs):
+    assert legal_differs(_GUARDS, got) is differs
+
+
+def test_keeps_in_another_order_are_the_same_legal_list():
+    keeps = [{"type": "keep", "card": "Guard", "return": ["Priest", "Baron"]},
+             {"type": "keep", "card": "Priest", "return": ["Guard", "Baron"]}]
+    assert not legal_differs(keeps, keeps[::-1])
+    assert legal_differs(keeps, [keeps[0], {**keeps[1], "return": ["Baron", "Guard"]}])  # another order

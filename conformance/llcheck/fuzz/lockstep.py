@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, NoReturn
 
 from loveletter_ref import Action, Game, Phase
@@ -271,7 +272,7 @@ class Differential:
             if got is None:
                 got = self._call(self.engine.legal_actions)
             want = list(map(action_json, legal))
-            if legal_differs(want, got, legal):
+            if legal_differs(want, got):
                 self._compare_sets(want, got)
         return legal
 
@@ -363,6 +364,10 @@ class Differential:
             self._fail("views", f"player {seat}'s view differs in {', '.join(keys)}{detail}",
                        state_suspects(self.edition, want, got, None),
                        (f"view {seat}.{keys[0]}", want.get(keys[0]), got.get(keys[0], MISSING)))
+
+    def settle(self) -> None:
+        """Check what is still to be checked when a game ends: nothing here, every answer was
+        compared as it came (`Pipelined` reads its answers now)."""
 
     # -- comparing ---------------------------------------------------------------------------
 
@@ -464,51 +469,34 @@ def events_apart(want: list[Any], got: list[Any]) -> bool:
     return False
 
 
-def legal_differs(want: list[Json], got: Any, legal: list[Action] | None = None) -> bool:
+def legal_differs(want: list[Json], got: Any) -> bool:
     """True when the engine's legal actions are not the reference's as a set: one missing, one
     listed that is not legal, one listed twice, or an item that is not an action.
 
-    The same list in the same order is equal at once; another order is compared as sets of each
-    action's items with their types (so that `1` is not `true`, as in JSON), which needs no text
-    per action; only lists that differ even so, or hold actions with lists in them (a keep), are
-    compared by each action's canonical text (`action_key`), which also leaves out the keys the
-    formats do not define."""
+    The same list in the same order is equal at once; another order of actions whose values are
+    all strings, whole numbers or null (where Python's equality is JSON's) is compared as sets of
+    each action's items; only lists that differ even so, or hold other values (`true`, which
+    Python finds equal to `1`; a keep's list), are compared by each action's canonical text
+    (`action_key`), which also leaves out the keys the formats do not define."""
     if got == want:
         return False
     listed = [a for a in got if isinstance(a, dict)] if isinstance(got, list) else []
     if not isinstance(got, list) or len(listed) != len(got):
         return True
-    if len(got) == len(want):
-        try:
-            keys = set(map(_typed_items, got))
-            wanted = set(map(_legal_keys, legal)) if legal is not None else set(map(_typed_items, want))
-            if len(keys) == len(got) and keys == wanted:
-                return False
-        except TypeError:  # a list among the values: compared by text below
-            pass
+    if len(got) == len(want) and _plain(got) and _plain(want):
+        keys = set(map(frozenset, map(dict.items, got)))
+        if len(keys) == len(got) and keys == set(map(frozenset, map(dict.items, want))):
+            return False
     return bool(unmatched(want, listed, action_key, lambda a: action_key(comparable("action", a))))
 
 
-def _typed_items(action: Json) -> frozenset[tuple[str, Any, type]]:
-    """An action's items with the type of each value, hashable (TypeError when a value is a list)."""
-    values = action.values()
-    return frozenset(zip(action.keys(), values, map(type, values), strict=True))
+_PLAIN = frozenset({str, int, type(None)})
+"""The value types whose equality in Python is their equality in JSON."""
 
 
-class _LegalKeys(dict[Action, frozenset[tuple[str, Any, type]]]):
-    """`_typed_items` of each legal action's JSON form, worked out once (TypeError, not kept, for a
-    keep, whose form holds a list). Emptied at `LIMIT`."""
-
-    LIMIT = 8192
-
-    def __missing__(self, action: Action) -> frozenset[tuple[str, Any, type]]:
-        if len(self) >= self.LIMIT:
-            self.clear()
-        key = self[action] = _typed_items(action_json(action))
-        return key
-
-
-_legal_keys = _LegalKeys().__getitem__
+def _plain(actions: list[Json]) -> bool:
+    """True when every value of every action is a string, a whole number or null."""
+    return set(map(type, chain.from_iterable(map(dict.values, actions)))) <= _PLAIN
 
 
 def _card(action: Action | None) -> str | None:

@@ -104,9 +104,9 @@ class Pipelined(Differential):
         if self.check_legal:
             want = list(map(action_json, legal))
             if self.listing:
-                self.checks.append((LISTED, None, want, legal))
+                self.checks.append((LISTED, None, want))
             else:
-                self._ahead(LISTED, "legal_actions", want, legal)
+                self._ahead(LISTED, "legal_actions", want)
             self.listing = False
         return legal
 
@@ -179,7 +179,7 @@ class Pipelined(Differential):
         if check == LISTED:
             got = self.offered if number is None else self._read(number, actions_of)
             self.offered = None
-            return legal_differs(data[0], got, data[1])
+            return legal_differs(data[0], got)
         if check == REFUSED:
             refused = self._read(number, self.replies[data[0]])
             kept = refused.state
@@ -203,10 +203,4 @@ class Pipelined(Differential):
         raise Mismatch(lost)
 
 
-def settled(step: Differential) -> None:
-    """Read and check what a pipelined lockstep has sent (nothing to do for one in step)."""
-    if isinstance(step, Pipelined):
-        step.settle()
-
-
-__all__ = ["Mismatch", "Pipelined", "pipelines", "settled"]
+__all__ = ["Mismatch", "Pipelined", "pipelines"]

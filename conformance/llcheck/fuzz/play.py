@@ -10,7 +10,7 @@ caps how many actions are sent: shrinking it is what makes a replay short.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from loveletter_ref import Action, Game, Phase
@@ -19,7 +19,6 @@ from loveletter_ref.errors import RuleGapError
 from loveletter_ref.spec import Edition
 
 from .lockstep import Differential
-from .pipelined import settled
 
 PROBE_ODDS = 6
 """One decision in this many also sends an illegal action first (which must be refused)."""
@@ -74,6 +73,10 @@ class Tally:
     skipped: dict[str, int] = field(default_factory=dict)
     """Games stopped at a difference looked past, by the clause it is counted under."""
 
+    def snapshot(self) -> Tally:
+        """A copy that later games leave as it is (cheaper than `copy.deepcopy`: one per game)."""
+        return replace(self, skipped=dict(self.skipped))
+
 
 def play_game(step: Differential, horizon: int, tape: Tape, tally: Tally) -> None:
     """Play one game in lockstep, as the tape decides, sending at most `horizon` actions; a
@@ -82,9 +85,9 @@ def play_game(step: Differential, horizon: int, tape: Tape, tally: Tally) -> Non
     try:
         _play(step, horizon, tape, tally)
     except RuleGapError:
-        settled(step)
+        step.settle()
         raise
-    settled(step)
+    step.settle()
 
 
 def _play(step: Differential, horizon: int, tape: Tape, tally: Tally) -> None:

@@ -12,7 +12,6 @@ shortest replay that still differs, and turns every other choice into the first 
 from __future__ import annotations
 
 import contextlib
-import copy
 import json
 import random
 import time
@@ -195,7 +194,7 @@ class _Session:
         """Play a game with the engine's answers read behind (`Pipelined`); when it differs, play it
         again in step, which raises what differs as a game in step does (Unrepeatable when it does
         not differ again)."""
-        before = copy.deepcopy(tally)
+        before = tally.snapshot()
         try:
             play_game(step, horizon, Tape(tape), tally)
             return
@@ -304,7 +303,7 @@ def _search(session: _Session, tally: Tally, n: int, seed: int | str) -> None:
             try:
                 session.game(horizon, tape, tally)
             except Found:
-                session.at_failure = copy.deepcopy(tally)
+                session.at_failure = tally.snapshot()
                 simplest = [(0, bytes(TAPE_BYTES))] * (len(batch) - index - 1)  # never reached
                 _shrink(session, [*batch[:index + 1], *simplest], tally, seed)
 
