@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
+
 Json = dict[str, Any]
 
 PROTOCOL_VERSION = "1"
@@ -29,17 +31,39 @@ def encode(message: Json) -> bytes:
 
 
 def decode(line: bytes | str) -> Json:
-    """Parse one line into a message object (ProtocolError if it is not a JSON object)."""
+    """Parse one line into a message object (ProtocolError if it is not a JSON object).
+
+    orjson reads a line about twice as fast as the standard library: a fuzzing run reads a few
+    answers per action. What it refuses is read by the standard library, whose answer (a value or
+    the reason there is none) is the one given; so is a line with a run of 19 digits, where orjson
+    would read a whole number beyond 64 bits as an approximate float."""
+    if type(line) is bytes and _LONG_NUMBER not in line.translate(_DIGITS_AS_ZEROS):
+        try:
+            message = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            message = _standard(line)
+    else:
+        message = _standard(line)
+    if not isinstance(message, dict):
+        raise ProtocolError(f"a message must be a JSON object, not {_kind(message)}")
+    return message
+
+
+_DIGITS_AS_ZEROS = bytes.maketrans(b"123456789", b"000000000")
+_LONG_NUMBER = b"0" * 19
+"""Digits enough for a number orjson does not read exactly (beyond -2**63 .. 2**64 - 1), looked
+for as zeros in the line with every digit made a zero (ten times faster than a regex)."""
+
+
+def _standard(line: bytes | str) -> Any:
+    """One line as the standard library reads it (ProtocolError where it cannot)."""
     try:
         text = line.decode("utf-8") if isinstance(line, bytes) else line  # UTF-8 only: json would guess
-        message = _DECODER.decode(text)
+        return _DECODER.decode(text)
     except ValueError as exc:  # bad UTF-8 or syntax, NaN, a number too long to read
         raise ProtocolError(f"not JSON ({exc})") from None
     except RecursionError:
         raise ProtocolError("not JSON (nested too deeply)") from None
-    if not isinstance(message, dict):
-        raise ProtocolError(f"a message must be a JSON object, not {_kind(message)}")
-    return message
 
 
 def _not_json(name: str) -> Any:
