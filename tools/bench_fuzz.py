@@ -29,7 +29,8 @@ fuzzed round costs, in engine rounds.
 (what `llcheck check --fuzz GAMES` runs for the Node.js example, which plays classic only), against
 the in-process reference (`--impl reference`) and against the Node.js example over the protocol
 (`--impl 'node conformance/examples/node/engine.js'`), taking turns --repeat times, and prints
-both rates side by side with their ratio.
+both rates side by side with their ratio: of the best of each, and the median of the turns' ratios
+(a machine whose speed drifts moves both runs of a turn alike).
 
     python tools/bench_fuzz.py [--games N] [--repeat R] [--protocol-games N] [--edition E ...]
                                 [--players N ...] [--jobs J] [--instructions] [--node GAMES] [--json]
@@ -44,6 +45,7 @@ import os
 import random
 import re
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -250,9 +252,13 @@ def node_rates(games: int, repeat: int) -> dict[str, Any]:
         runs["reference"].append(campaign_rate(games, 1, ("classic",), REFERENCE))
         runs["node"].append(campaign_rate(games, 1, ("classic",), NODE))
     best = {name: max(found, key=lambda r: r["rounds_per_second"]) for name, found in runs.items()}
+    turns = [node["rounds_per_second"] / reference["rounds_per_second"]
+             for reference, node in zip(runs["reference"], runs["node"], strict=True)]
     return {"games": games, "repeat": repeat, "reference": best["reference"], "node": best["node"],
             "runs": runs, "ratio": round(best["node"]["rounds_per_second"]
-                                         / best["reference"]["rounds_per_second"], 3)}
+                                         / best["reference"]["rounds_per_second"], 3),
+            "turn_ratios": [round(r, 3) for r in turns],
+            "median_turn_ratio": round(statistics.median(turns), 3)}
 
 
 def _rates(tally: Tally, seconds: float) -> dict[str, float]:
@@ -426,7 +432,9 @@ def compare_node(args: argparse.Namespace) -> int:
         row = found[name]
         print(f"  --impl {impl!r:45} {row['rounds']} rounds in {row['seconds']} s: "
               f"{row['rounds_per_second']} rounds/s")
-    print(f"  node / reference: {found['ratio']}")
+    print(f"  node / reference: {found['ratio']} (best of each); {found['median_turn_ratio']} (median of the "
+          f"{args.repeat} turns, each node run over the reference run just before it: "
+          f"{', '.join(map(str, found['turn_ratios']))})")
     return 0
 
 

@@ -7,7 +7,6 @@ the text and the Markdown of `docs/disputes.md` are both rendered from it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 from loveletter_ref.plural import counted
@@ -259,7 +258,7 @@ def comparison_text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def alone_note(verdicts: list[dict[str, Any]], name: Callable[[str], str] = str) -> str:
+def alone_note(verdicts: list[dict[str, Any]]) -> str:
     """For a summary: which clauses were settled on their own (the two always part earlier), and
     which of the others, not observable between the two, are observable on their own."""
     own = [v["clause"] for v in verdicts if v.get("on_its_own")]
@@ -267,10 +266,10 @@ def alone_note(verdicts: list[dict[str, Any]], name: Callable[[str], str] = str)
     text = ""
     if own:
         text += (f"; {len(own)} of them settled on {'its' if len(own) == 1 else 'their'} own, the two "
-                 f"always parting earlier: {', '.join(map(name, own))}")
+                 f"always parting earlier: {', '.join(own)}")
     if found:
         text += (f" ({len(found)} of the others observable on {'its' if len(found) == 1 else 'their'} own: "
-                 f"{', '.join(map(name, found))})")
+                 f"{', '.join(found)})")
     return text
 
 
