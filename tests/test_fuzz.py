@@ -281,7 +281,8 @@ def test_a_refusal_naming_a_clause_is_blamed_on_the_edition_clause_of_that_key_f
     assert "z19.setup.deck" in info.value.clauses
 
 
-_GUARDS = [{"type": "play", "card": "Guard", "target": 1, "guess": name} for name in ("Priest", "Baron", "King")]
+_GUARDS = [{"type": "play", "card": "Guard", "target": 1, "guess": name}
+           for name in ("Priest", "Baron", "King")]
 
 
 @pytest.mark.parametrize("got, differs", [
