@@ -19,15 +19,19 @@ V = TypeVar("V")
 
 
 class Memo(dict[K, V]):
-    """A dictionary that works out a missing value with `make(key)` and keeps it."""
+    """A dictionary that works out a missing value with `make(key)` and keeps it; emptied when it
+    holds `limit` values, if a limit is given (for keys with no natural bound)."""
 
-    __slots__ = ("make",)
+    __slots__ = ("make", "limit")
 
-    def __init__(self, make: Callable[[K], V]):
+    def __init__(self, make: Callable[[K], V], limit: int | None = None):
         super().__init__()
         self.make = make
+        self.limit = limit
 
     def __missing__(self, key: K) -> V:
+        if self.limit is not None and len(self) >= self.limit:
+            self.clear()
         value = self[key] = self.make(key)
         return value
 

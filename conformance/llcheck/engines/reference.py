@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from loveletter_ref import Action, Game
 from loveletter_ref.engine import view
 from loveletter_ref.engine.state import StateCache
+from loveletter_ref.engine.tables import Memo
 from loveletter_ref.errors import DeckError, IllegalActionError, RuleGapError, SpecError
 from loveletter_ref.spec import Edition, known_specs, load_spec
 
@@ -112,22 +113,9 @@ class ReferenceEngine(Engine):
         return view(game, player, self._state())
 
 
-class _ActionJson(dict[Action, Json]):
-    """Actions' JSON forms by action, each worked out once (the same few hundred actions recur in
-    every game). A dictionary, not `lru_cache`: its bookkeeping costs more than the lookup, and
-    both sides of a fuzzed game look up every legal action. Emptied when it reaches `LIMIT`."""
-
-    LIMIT = 8192
-
-    def __missing__(self, action: Action) -> Json:
-        if len(self) >= self.LIMIT:
-            self.clear()
-        value = self[action] = action.to_json()
-        return value
-
-
-action_json: Callable[[Action], Json] = _ActionJson().__getitem__
-"""An action's JSON form, remembered: shared, so hand out copies only."""
+action_json: Callable[[Action], Json] = Memo(Action.to_json, limit=8192).__getitem__
+"""An action's JSON form, worked out once (the same few hundred actions recur in every game, and
+both sides of a fuzzed game look up every legal action): shared, so hand out copies only."""
 
 
 class _ParsedActions(dict[tuple[tuple[str, object], ...], Action]):

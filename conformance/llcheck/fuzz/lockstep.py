@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 from loveletter_ref import Action, Game, Phase
 from loveletter_ref.engine import view
 from loveletter_ref.engine.state import StateCache
+from loveletter_ref.engine.tables import Memo
 from loveletter_ref.errors import IllegalActionError
 from loveletter_ref.lockstep import Divergence, Lockstep, Parted, Trail, compact, first_index, unmatched
 from loveletter_ref.spec import Edition
@@ -46,20 +47,9 @@ class Step:
     probe: bool = False
 
 
-class _Steps(dict[Action, Step]):
-    """The step of each legal action, made once (a game's few hundred actions recur in every game;
-    a step is frozen, so one object serves every trail). Emptied when it reaches `LIMIT`."""
-
-    LIMIT = 8192
-
-    def __missing__(self, action: Action) -> Step:
-        if len(self) >= self.LIMIT:
-            self.clear()
-        step = self[action] = Step(action)
-        return step
-
-
-_step = _Steps().__getitem__
+_step: Callable[[Action], Step] = Memo(Step, limit=8192).__getitem__
+"""The step of each legal action, made once (a game's few hundred actions recur in every game; a
+step is frozen, so one object serves every trail)."""
 
 
 @dataclass
