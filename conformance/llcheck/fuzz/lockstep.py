@@ -197,15 +197,21 @@ class Differential:
         keys = format_keys()
         self.state_keys = keys["state"]
         self.view_keys = keys["view"]
-        self.reference: Game = Game(edition, players)
-        self.cache = StateCache(self.reference)
-        self.steps = self._lockstep(0, None)
-        self.record = Record(players, 0, None, self.steps.trail)
         self.state: Json = {}
         self.expected: Json | None = None
         """The reference's state as last compared."""
         self.listed: list[Action] | None = None
         """The reference's legal actions as `legal` last gave them (None once the reference moved)."""
+        self._new_game(0, None)
+
+    def _new_game(self, first_player: int, tokens: Sequence[int] | None) -> None:
+        """A new reference game, and a new trail of what is sent to the engine."""
+        self.reference: Game = Game(self.edition, self.players, first_player=first_player, tokens=tokens)
+        self.cache = StateCache(self.reference)
+        self.expected = self.listed = self.offered = None
+        self.steps = self._lockstep(first_player, tokens)
+        self.record = Record(self.players, first_player, tuple(tokens) if tokens is not None else None,
+                             self.steps.trail)
 
     def _lockstep(self, first_player: int, tokens: Sequence[int] | None) -> Steps:
         return Lockstep(_Reference(self.reference),
@@ -217,12 +223,7 @@ class Differential:
 
     def start(self, deck: list[str], first_player: int, tokens: Sequence[int] | None) -> None:
         """Start a game on both sides and compare the deal."""
-        self.reference = Game(self.edition, self.players, first_player=first_player, tokens=tokens)
-        self.cache = StateCache(self.reference)
-        self.expected = self.listed = None
-        self.steps = self._lockstep(first_player, tokens)
-        self.record = Record(self.players, first_player, tuple(tokens) if tokens is not None else None,
-                             self.steps.trail)
+        self._new_game(first_player, tokens)
         want, reply = self.steps.deal(deck)
         self._dealt(reply, want)
 
@@ -301,8 +302,7 @@ class Differential:
         """Send an action the engine must refuse, keeping its state; False (and nothing sent) when
         the reference finds it legal after all. (Whether it is legal is looked up in the list
         `legal` gave; the clause it breaks is asked of the reference only if the engine errs.)"""
-        legal = self.listed if self.listed is not None else self.reference.legal_actions()
-        if action in legal:
+        if self._legal_now(action):
             return False
         _, reply = self.steps.act(Step(action, probe=True))
         if reply.accepted:
@@ -317,6 +317,10 @@ class Differential:
                        (f"state.{keys[0]} (changed by a refused action)", self.state.get(keys[0]),
                         after.get(keys[0])))
         return True
+
+    def _legal_now(self, action: Action) -> bool:
+        """True when the reference finds `action` legal now (in the list `legal` gave, if any)."""
+        return action in (self.listed if self.listed is not None else self.reference.legal_actions())
 
     def play(self, action: Action) -> None:
         """Apply a legal action on both sides and compare (the two sides are stepped here rather
@@ -371,9 +375,7 @@ class Differential:
                        ("events", expected, reply.events))
         state = self._comparable_state(reply.state if reply.state is not None
                                        else self._call(self.engine.state))
-        expected_state = self.expected = self.cache.state()
-        if self.ignore:
-            expected_state = self.unignored(expected_state)
+        expected_state = self._expect()
         if state != expected_state:
             keys = [k for k in expected_state if expected_state[k] != state.get(k, MISSING)]
             keys += [k for k in state if k not in expected_state]
@@ -383,6 +385,11 @@ class Differential:
                        state_suspects(self.edition, expected_state, state, _card(action), at_start),
                        (f"state.{keys[0]}", expected_state.get(keys[0]), state.get(keys[0])))
         self.state = state
+
+    def _expect(self) -> Json:
+        """The reference's state now (kept as `expected`), as the engine's is compared with it."""
+        expected = self.expected = self.cache.state()
+        return self.unignored(expected) if self.ignore else expected
 
     # -- what counts as a difference (one predicate each, for this class and `Pipelined`) -----------
 

@@ -18,9 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, NoReturn, TypeGuard
 
-from loveletter_ref import Action, Game
+from loveletter_ref import Action
 from loveletter_ref.engine import view
-from loveletter_ref.engine.state import StateCache
 
 from ..engines.base import EngineFailure, Json
 from ..engines.reference import action_json
@@ -33,7 +32,7 @@ from ..engines.subprocess import (
     state_of,
     view_of,
 )
-from .lockstep import Differential, Record, Skip, Step, _step, legal_differs
+from .lockstep import Differential, Skip, Step, _step, legal_differs
 
 REPLY, LISTED, REFUSED, KEPT, VIEW = range(5)
 """What an answer read by `settle` is checked for: a reply to a deal or a legal action; the legal
@@ -76,12 +75,7 @@ class Pipelined(Differential):
 
     def start(self, deck: list[str], first_player: int, tokens: Sequence[int] | None) -> None:
         """Start a game on the reference's side; send the engine its start."""
-        self.reference = Game(self.edition, self.players, first_player=first_player, tokens=tokens)
-        self.cache = StateCache(self.reference)
-        self.expected = self.listed = self.offered = None
-        self.steps = self._lockstep(first_player, tokens)
-        self.record = Record(self.players, first_player, tuple(tokens) if tokens is not None else None,
-                             self.steps.trail)
+        self._new_game(first_player, tokens)
         self.steps.trail.deal(deck)
         want = self.reference.start_round(deck)
         counts = list(tokens) if tokens is not None else [0] * self.players
@@ -113,8 +107,7 @@ class Pipelined(Differential):
     def probe(self, action: Action) -> bool:
         """Send an illegal action (and, without combined replies, a state request after it); False
         when the reference finds it legal after all."""
-        legal = self.listed if self.listed is not None else self.reference.legal_actions()
-        if action in legal:
+        if self._legal_now(action):
             return False
         self.steps.trail.move(Step(action, probe=True))
         self._ahead(REFUSED, "apply", "apply", action=dict(action_json(action)), **self._combined())
@@ -134,11 +127,6 @@ class Pipelined(Differential):
         """Ask the engine for a player's view; checked against the reference's when read."""
         if self.check_views:
             self._ahead(VIEW, "view", view(self.reference, seat, self.expected), player=seat)
-
-    def _expect(self) -> Json:
-        """The reference's state now, as the engine's is compared with it."""
-        expected = self.expected = self.cache.state()
-        return self.unignored(expected) if self.ignore else expected
 
     def _combined(self) -> dict[str, bool]:
         return {"combined": True} if self.combined else {}
