@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -163,18 +163,12 @@ def engine_reaches(silenced: Edition, key: str, players: list[int],
                    games: int = CROSS_CHECK_GAMES) -> Witness | None:
     """A seeded game of `silenced` that stops on a gap naming `key`, if one is found (games about
     the end of the game start with every player one token short of the target)."""
-    card = next((c.name for c in silenced.cards if key.startswith(c.clause.key + ".")), None)
     clause = silenced.clause_by_key(key)
     near = clause is not None and clause.kind in NEAR_TARGET
-    for n in players:
-        tokens = facts_for(silenced, n).near_target if near else None
-        for i in range(games):
-            rng = random.Random(seed_for(silenced.id, "cross-check", key, n, i))
-            bias = frozenset({card} if card else ())
-            game = GamePlan(n, 0, tokens, rng, [silenced], bias, frozenset({key}))
-            witness = first_gap(silenced, game)
-            if witness is not None and witness.looks[-1][0].clause == key:
-                return witness
+    for game in _seeded_games(silenced, "cross-check", key, players, games, near, frozenset({key})):
+        witness = first_gap(silenced, game)
+        if witness is not None and witness.looks[-1][0].clause == key:
+            return witness
     return None
 
 
@@ -182,15 +176,25 @@ def engine_shielded(edition: Edition, key: str, players: list[int],
                     games: int = CROSS_CHECK_GAMES) -> Witness | None:
     """A seeded game of `edition` in which a player still protected by `key`'s shield is due to
     play, if one is found: the game up to the play they then make."""
-    card = next((c.name for c in edition.cards if key.startswith(c.clause.key + ".")), None)
-    for n in players:
-        for i in range(games):
-            rng = random.Random(seed_for(edition.id, "cross-check-shield", key, n, i))
-            game = GamePlan(n, 0, None, rng, [edition], frozenset({card} if card else ()), frozenset())
-            found = _shielded_turn(edition, game, key)
-            if found is not None:
-                return found
+    for game in _seeded_games(edition, "cross-check-shield", key, players, games):
+        found = _shielded_turn(edition, game, key)
+        if found is not None:
+            return found
     return None
+
+
+def _seeded_games(edition: Edition, purpose: str, key: str, players: list[int], games: int,
+                  near: bool = False, stops: frozenset[str] = frozenset()) -> Iterator[GamePlan]:
+    """The games a cross-check of `key` plays, `games` per player count, each seeded by what it is
+    for: favouring the card whose clause `key` is, with every player one token short of the
+    target when `near`, stopping on the gaps named in `stops`."""
+    card = next((c.name for c in edition.cards if key.startswith(c.clause.key + ".")), None)
+    bias = frozenset({card} if card else ())
+    for n in players:
+        tokens = facts_for(edition, n).near_target if near else None
+        for i in range(games):
+            rng = random.Random(seed_for(edition.id, purpose, key, n, i))
+            yield GamePlan(n, 0, tokens, rng, [edition], bias, stops)
 
 
 def _shielded_turn(edition: Edition, game: GamePlan, key: str) -> Witness | None:
