@@ -87,9 +87,7 @@ class Side:
         """This spec with the clauses `keys` as `donor` states them, as a side of its own,
         provided it passes the validation of any spec; otherwise why no such spec exists."""
         key = " and ".join(keys)
-        data: dict[str, Any] | None = self.data
-        for one in keys:
-            data = None if data is None else _swap(data, donor.data, one)
+        data, choices = self._taken(donor, keys)
         if data is None:
             return f"{key} cannot be taken from {donor.label} into {self.label}"
         for doc, source in donor.data.get("sources", {}).items():
@@ -101,8 +99,6 @@ class Side:
         if problems:
             return (f"{self.label} with {key} as {donor.label} states it is not a valid spec "
                     f"({problems[0].message})")
-        choices = {k: i for k, i in self.choices if k not in keys}
-        choices.update((k, donor.versions[k]) for k in keys if k in donor.versions)
         edition = self._compile(data, choices, donor)
         if edition is None:
             return f"{self.label} with {key} as {donor.label} states it cannot be compiled"
@@ -142,13 +138,19 @@ class Side:
         built). Used to attribute a difference, never played as a side of its own."""
         cache = ("blend", id(donor), keys)
         if cache not in self._built:
-            data: dict[str, Any] | None = self.data
-            for key in keys:
-                data = None if data is None else _swap(data, donor.data, key)
-            choices = {k: i for k, i in self.choices if k not in keys}
-            choices.update((k, donor.versions[k]) for k in keys if k in donor.versions)
+            data, choices = self._taken(donor, keys)
             self._built[cache] = None if data is None else self._compile(data, choices, donor)
         return self._built[cache]
+
+    def _taken(self, donor: Side, keys: tuple[str, ...]) -> tuple[dict[str, Any] | None, dict[str, int]]:
+        """This spec's data with the clauses `keys` as `donor` states them (None when one cannot be
+        taken), and the versions of contradicted clauses chosen then."""
+        data: dict[str, Any] | None = self.data
+        for key in keys:
+            data = None if data is None else _swap(data, donor.data, key)
+        choices = {k: i for k, i in self.choices if k not in keys}
+        choices.update((k, donor.versions[k]) for k in keys if k in donor.versions)
+        return data, choices
 
     def silenced(self, key: str) -> Edition | None:
         """This spec with clause `key` silent (None for clauses that cannot be silent)."""
