@@ -60,7 +60,7 @@ class Alternative:
         return rule_text(self.rule)
 
     def says(self, prefix: str) -> str:
-        """`classic.baron.tie` were `both_out` (as fa-guide states it), for an edition's `prefix`."""
+        """`PREFIX.KEY` were `RULE` (as SOURCE states it), for an edition's `prefix`."""
         origin = "" if self.source == CATALOGUE else f" (as {self.source} states it)"
         return f"`{prefix}.{self.key}` were `{self.text}`{origin}"
 

@@ -6,8 +6,8 @@ events, who is still in, the tokens, the winners, and the actions legal next. Tw
 compared after every step; the first step at which they differ is where two rulebooks part.
 
 Actions are compared in a spec-neutral form: a guess names the set of cards it hits, so that
-"value 3" under a spec that guesses values and "Baron" under one that names cards are the same
-decision when the Baron is the only card of value 3.
+"value 3" under a spec that guesses values and a card's name under one that names cards are the
+same decision when that card is the only one of value 3.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ Move = tuple[Any, ...]
 
 def denotes(edition: Edition, players: int, guess: str | int | None) -> tuple[str, ...] | None:
     """The cards a guess hits: a name hits that card, a value every card with that value in the
-    deck for `players` (Premium's value 6 is the King alone with 2-4 players)."""
+    deck for `players` (in Premium a value may name one card at some player counts only)."""
     if guess is None:
         return None
     if isinstance(guess, int):

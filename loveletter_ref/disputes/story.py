@@ -1,7 +1,7 @@
 """Witnesses told as a short story that people can play out at a table.
 
-"2 players; Ana starts. Deal: the Baron is set aside face down; Ana gets the Guard, Ben the
-Prince. Ana draws the Handmaid and plays the Guard on Ben, naming the Priest (wrong). ..."
+"2 players; Ana starts. Deal: the [card] is set aside face down; Ana gets the [card], Ben the
+[card]. Ana draws the [card] and plays the [card] on Ben, naming the [card] (wrong). ..."
 Up to the step where the two specs part, the story is told once; from there on, each side's
 version of a step is told when they differ, as one sentence under that side's name, and the
 story ends with what a table sees.

@@ -20,7 +20,7 @@ class Place:
     action: Json | None = None
 
     def where(self) -> str:
-        """`round 1, step 3 (Guard on 1 naming Priest)`, `round 2, deal` or `result`."""
+        """`round 1, step 3 (CARD on 1 naming CARD)`, `round 2, deal` or `result`."""
         return located(self.round, self.step, self.action)
 
     def to_json(self) -> Json:
@@ -50,7 +50,7 @@ class Divergence:
     also: tuple[str, ...] = ()
 
     def where(self) -> str:
-        """`round 1, step 3 (Guard on 1 naming Priest)`, `round 2, deal` or `result`."""
+        """`round 1, step 3 (CARD on 1 naming CARD)`, `round 2, deal` or `result`."""
         return located(self.round, self.step, self.action)
 
     def summary(self) -> str:
@@ -73,7 +73,7 @@ class Parted(Exception):
 
 
 def located(round_: int | None, step: int | None, action: Json | None) -> str:
-    """`round 1, step 3 (Guard on 1 naming Priest)`, `round 2, deal`, or `result` without a round."""
+    """`round 1, step 3 (CARD on 1 naming CARD)`, `round 2, deal`, or `result` without a round."""
     if round_ is None:
         return "result"
     if not step:
@@ -82,7 +82,7 @@ def located(round_: int | None, step: int | None, action: Json | None) -> str:
 
 
 def describe_action(action: Json) -> str:
-    """Short human form of an action: `Guard on 1 naming Priest`, `keep Baron, return [Guard]`."""
+    """Short human form of an action: `CARD on 1 naming CARD`, `keep CARD, return [CARD]`."""
     if not isinstance(action, dict):
         return compact(action)
     card = action.get("card", "?")

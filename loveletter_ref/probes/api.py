@@ -1,7 +1,7 @@
 """The probes' programmatic interface: is a situation reachable in some round of a spec?
 
     from loveletter_ref.probes.api import check, clause_applies, query
-    answer = check(load_spec("z-man-2019"), 3, clause_applies("baron.tie"), rlimit=200_000_000)
+    answer = check(load_spec("z-man-2019"), 3, clause_applies("round.tie"), rlimit=200_000_000)
     answer.status    # "unreachable" | "reachable" | "unknown"
     answer.witness   # {"edition", "players", "first_player", "rounds": [{"deck", "actions"}]}
 

@@ -240,8 +240,8 @@ def chose_protected(playback: Playback) -> bool:
 
 
 def overpaid_in_engine(playback: Playback) -> bool:
-    """The tokens the round's end pays (not those a card pays during the round, Premium's Bishop
-    say) exceed what `overpaid` allows."""
+    """The tokens the round's end pays (not those a card pays during the round, by a
+    correct guess say) exceed what `overpaid` allows."""
     edition = playback.edition
     tokens: Counter[int] = Counter()
     ended = False

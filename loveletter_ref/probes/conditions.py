@@ -217,7 +217,7 @@ def gap_named(playback: Playback, clause_id: str, silenced_first: bool = False) 
 
 
 def clause_applies(key: str, tokens: Sequence[int] | None = None) -> Condition:
-    """The condition: the clause `key` (e.g. ``baron.tie``, ``round.tie``) decides something, in a
+    """The condition: the clause `key` (e.g. ``round.tie``) decides something, in a
     round the players start with `tokens` (default: any below the target when they matter)."""
     return ClauseApplies(key, tokens)
 

@@ -109,6 +109,9 @@ class SubprocessEngine(Engine):
                 self.kill()
             self.close()
             raise
+        self.combined_readers = {op: combined_reply_of(op, self.hello)
+                                 for op in ("start", "next_round", "apply")}
+        """How a combined reply to each of start, next_round and apply is read (made once)."""
 
     def _start(self) -> EngineProcess:
         """Start the program (EngineGone when it cannot be)."""
@@ -363,9 +366,13 @@ class SubprocessEngine(Engine):
 
     def _reply(self, op: str, answer: Json, combined: bool = False) -> Reply:
         try:
-            return combined_reply_of(op, self.hello)(answer) if combined else reply_of(answer)
+            return self.reply_reader(op, combined)(answer)
         except ProtocolError as exc:
             raise self._lost(f"the answer to {op} (request {self.requests}): {exc}") from None
+
+    def reply_reader(self, op: str, combined: bool) -> Callable[[Json], Reply]:
+        """What reads a reply to `op` (start, next_round or apply), combined or not."""
+        return self.combined_readers[op] if combined else reply_of
 
     def kill(self) -> None:
         """Stop the engine at once, without asking (safe to call from another thread)."""

@@ -91,6 +91,7 @@ class Engines:
         self.engine: Engine | None = None
 
     def get(self) -> Engine:
+        """The engine, opened if none is (EngineFailure when it cannot be)."""
         if self.engine is None:
             self.engine = self.make_engine()
         return self.engine

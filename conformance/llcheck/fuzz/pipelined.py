@@ -27,8 +27,6 @@ from ..engines.subprocess import (
     EngineGone,
     SubprocessEngine,
     actions_of,
-    combined_reply_of,
-    reply_of,
     state_of,
     view_of,
 )
@@ -62,9 +60,6 @@ class Pipelined(Differential):
                  skip: Skip | None = None):
         super().__init__(engine, edition, players, ignore, skip)
         self.pipe = engine
-        self.replies = {op: combined_reply_of(op, engine.hello) if self.combined else reply_of
-                        for op in ("start", "next_round", "apply")}
-        """How each reply is read (a combined one: with what it must carry)."""
         self.checks: list[tuple[Any, ...]] = []
         """What each answer not read yet is to be checked against, in the order sent."""
         self.listing = False
@@ -155,7 +150,7 @@ class Pipelined(Differential):
 
     def _differs(self, check: int, number: int | None, data: list[Any]) -> bool:
         if check == REPLY:
-            reply = self._read(number, self.replies[data[0]])
+            reply = self._read(number, self.pipe.reply_reader(data[0], self.combined))
             self.offered = reply.legal
             if not reply.accepted or self.events_differ(data[1], reply.events):
                 return True
@@ -169,7 +164,7 @@ class Pipelined(Differential):
             self.offered = None
             return legal_differs(data[0], got)
         if check == REFUSED:
-            refused = self._read(number, self.replies[data[0]])
+            refused = self._read(number, self.pipe.reply_reader(data[0], self.combined))
             kept = refused.state
             return refused.accepted or (kept is not None and self._comparable_state(kept) != self.state)
         if check == KEPT:
